@@ -1,0 +1,306 @@
+import type { JsonSchema } from "./json-schema.ts";
+
+/** Thrown by a spec when a value is missing or cannot be converted; becomes a 400 (or 422 for bodies). */
+export class ArgError extends Error {
+  readonly argument: string;
+  constructor(argument: string, message: string) {
+    super(message);
+    this.name = "ArgError";
+    this.argument = argument;
+  }
+}
+
+/**
+ * A typed argument: how to turn query/path strings (and JSON values, for MCP
+ * tools and bodies) into a value of type `T`, and how to describe it as JSON Schema.
+ */
+export abstract class ArgSpec<T> {
+  /** Phantom field that carries `T` for inference; never set at run time. */
+  declare readonly __type: T;
+  abstract readonly kind: string;
+  hasDefault = false;
+  defaultValue: T | undefined = undefined;
+  description: string | undefined = undefined;
+
+  /** Whether the argument may be absent (optional or defaulted). */
+  get isOptional(): boolean {
+    return this.hasDefault;
+  }
+
+  /** Converts the raw string values of a query or path argument. `raw` is undefined when absent. */
+  parse(raw: readonly string[] | undefined, name: string): T {
+    if (raw === undefined || raw.length === 0) return this.absent(name);
+    return this.fromString(raw[raw.length - 1] as string, name);
+  }
+
+  /** Converts a JSON value (MCP tool arguments, body fields). `undefined` means absent. */
+  fromJson(value: unknown, name: string): T {
+    if (value === undefined) return this.absent(name);
+    return this.convertJson(value, name);
+  }
+
+  abstract fromString(raw: string, name: string): T;
+  protected abstract convertJson(value: unknown, name: string): T;
+  protected abstract baseSchema(): JsonSchema;
+
+  jsonSchema(): JsonSchema {
+    const schema = this.baseSchema();
+    if (this.hasDefault && this.defaultValue !== undefined) schema.default = this.defaultValue;
+    if (this.description) schema.description = this.description;
+    return schema;
+  }
+
+  protected absent(name: string): T {
+    if (this.hasDefault) return this.defaultValue as T;
+    throw new ArgError(name, `missing required argument '${name}'`);
+  }
+
+  /** A copy of this spec that uses `value` when the argument is absent. */
+  default(value: T): ArgSpec<T> {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(this)), this) as ArgSpec<T>;
+    copy.hasDefault = true;
+    copy.defaultValue = value;
+    return copy;
+  }
+
+  /** A copy of this spec with a description (OpenAPI, MCP). */
+  describe(text: string): this {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(this)), this) as this;
+    copy.description = text;
+    return copy;
+  }
+}
+
+const INT = /^[+-]?\d+$/;
+const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const TRUE = new Set(["true", "1", "yes", "on"]);
+const FALSE = new Set(["false", "0", "no", "off"]);
+
+class IntSpec extends ArgSpec<number> {
+  readonly kind = "int";
+  fromString(raw: string, name: string): number {
+    const text = raw.trim();
+    const value = Number(text);
+    if (!INT.test(text) || !Number.isSafeInteger(value)) {
+      throw new ArgError(name, `argument '${name}' must be an integer, got '${raw}'`);
+    }
+    return value;
+  }
+  protected convertJson(value: unknown, name: string): number {
+    if (typeof value === "number" && Number.isSafeInteger(value)) return value;
+    if (typeof value === "string") return this.fromString(value, name);
+    throw new ArgError(name, `argument '${name}' must be an integer`);
+  }
+  protected baseSchema(): JsonSchema {
+    return { type: "integer" };
+  }
+}
+
+class FloatSpec extends ArgSpec<number> {
+  readonly kind = "float";
+  fromString(raw: string, name: string): number {
+    const text = raw.trim();
+    const value = Number(text);
+    if (!FLOAT.test(text) || !Number.isFinite(value)) {
+      throw new ArgError(name, `argument '${name}' must be a number, got '${raw}'`);
+    }
+    return value;
+  }
+  protected convertJson(value: unknown, name: string): number {
+    if (typeof value === "number" && Number.isFinite(value)) return value;
+    if (typeof value === "string") return this.fromString(value, name);
+    throw new ArgError(name, `argument '${name}' must be a number`);
+  }
+  protected baseSchema(): JsonSchema {
+    return { type: "number" };
+  }
+}
+
+class StrSpec extends ArgSpec<string> {
+  readonly kind = "str";
+  fromString(raw: string): string {
+    return raw;
+  }
+  protected convertJson(value: unknown, name: string): string {
+    if (typeof value === "string") return value;
+    throw new ArgError(name, `argument '${name}' must be a string`);
+  }
+  protected baseSchema(): JsonSchema {
+    return { type: "string" };
+  }
+}
+
+class BoolSpec extends ArgSpec<boolean> {
+  readonly kind = "bool";
+  fromString(raw: string, name: string): boolean {
+    const text = raw.trim().toLowerCase();
+    if (TRUE.has(text)) return true;
+    if (FALSE.has(text)) return false;
+    throw new ArgError(name, `argument '${name}' must be a boolean (true/false, 1/0, yes/no, on/off), got '${raw}'`);
+  }
+  protected convertJson(value: unknown, name: string): boolean {
+    if (typeof value === "boolean") return value;
+    if (typeof value === "string") return this.fromString(value, name);
+    throw new ArgError(name, `argument '${name}' must be a boolean`);
+  }
+  protected baseSchema(): JsonSchema {
+    return { type: "boolean" };
+  }
+}
+
+class ListSpec<T> extends ArgSpec<T[]> {
+  readonly kind = "list";
+  constructor(readonly item: ArgSpec<T>) {
+    super();
+  }
+  /** A repeated query parameter (`?tag=a&tag=b`); absent gives `[]` unless a default is set. */
+  override parse(raw: readonly string[] | undefined, name: string): T[] {
+    if (raw === undefined || raw.length === 0) return this.hasDefault ? (this.defaultValue as T[]) : [];
+    return raw.map((value) => this.item.fromString(value, name));
+  }
+  override get isOptional(): boolean {
+    return true;
+  }
+  fromString(raw: string, name: string): T[] {
+    return [this.item.fromString(raw, name)];
+  }
+  protected override absent(): T[] {
+    return this.hasDefault ? (this.defaultValue as T[]) : [];
+  }
+  protected convertJson(value: unknown, name: string): T[] {
+    if (!Array.isArray(value)) throw new ArgError(name, `argument '${name}' must be an array`);
+    return value.map((item, index) => this.item.fromJson(item, `${name}[${index}]`));
+  }
+  protected baseSchema(): JsonSchema {
+    return { type: "array", items: this.item.jsonSchema() };
+  }
+}
+
+class OptionalSpec<T> extends ArgSpec<T | undefined> {
+  readonly kind = "optional";
+  constructor(readonly inner: ArgSpec<T>) {
+    super();
+  }
+  override get isOptional(): boolean {
+    return true;
+  }
+  override parse(raw: readonly string[] | undefined, name: string): T | undefined {
+    if (raw === undefined || raw.length === 0) return this.hasDefault ? this.defaultValue : undefined;
+    return this.inner.parse(raw, name);
+  }
+  fromString(raw: string, name: string): T | undefined {
+    return this.inner.fromString(raw, name);
+  }
+  protected override absent(): T | undefined {
+    return this.hasDefault ? this.defaultValue : undefined;
+  }
+  protected convertJson(value: unknown, name: string): T | undefined {
+    if (value === null) return undefined;
+    return this.inner.fromJson(value, name);
+  }
+  protected baseSchema(): JsonSchema {
+    return this.inner.jsonSchema();
+  }
+}
+
+class DictSpec extends ArgSpec<Record<string, unknown>> {
+  readonly kind = "dict";
+  fromString(raw: string, name: string): Record<string, unknown> {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new ArgError(name, `argument '${name}' must be a JSON object`);
+    }
+    return this.convertJson(value, name);
+  }
+  protected convertJson(value: unknown, name: string): Record<string, unknown> {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw new ArgError(name, `argument '${name}' must be an object`);
+    }
+    return value as Record<string, unknown>;
+  }
+  protected baseSchema(): JsonSchema {
+    return { type: "object" };
+  }
+}
+
+export type ArgShape = Record<string, ArgSpec<unknown>>;
+
+/** The value type of a shape: `{ id: t.int() }` gives `{ id: number }`. */
+export type InferArgs<S> = { [K in keyof S]: S[K] extends ArgSpec<infer T> ? T : never };
+
+export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
+  readonly kind = "object";
+  constructor(readonly shape: S) {
+    super();
+  }
+  fromString(raw: string, name: string): InferArgs<S> {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new ArgError(name, `argument '${name}' must be a JSON object`);
+    }
+    return this.convertJson(value, name);
+  }
+  protected convertJson(value: unknown, name: string): InferArgs<S> {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw new ArgError(name, name ? `'${name}' must be an object` : "body must be a JSON object");
+    }
+    const source = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(this.shape)) {
+      const spec = this.shape[key] as ArgSpec<unknown>;
+      const path = name ? `${name}.${key}` : key;
+      const converted = spec.fromJson(source[key], path);
+      if (converted !== undefined) out[key] = converted;
+    }
+    return out as InferArgs<S>;
+  }
+  /** Validates every field and collects all problems instead of stopping at the first. */
+  validate(value: unknown): { value: InferArgs<S> } | { issues: { path: string; message: string }[] } {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return { issues: [{ path: "", message: "body must be a JSON object" }] };
+    }
+    const source = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    const issues: { path: string; message: string }[] = [];
+    for (const key of Object.keys(this.shape)) {
+      try {
+        const converted = (this.shape[key] as ArgSpec<unknown>).fromJson(source[key], key);
+        if (converted !== undefined) out[key] = converted;
+      } catch (error) {
+        if (!(error instanceof ArgError)) throw error;
+        issues.push({ path: error.argument, message: error.message });
+      }
+    }
+    return issues.length > 0 ? { issues } : { value: out as InferArgs<S> };
+  }
+  protected baseSchema(): JsonSchema {
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const [key, spec] of Object.entries(this.shape)) {
+      properties[key] = spec.jsonSchema();
+      if (!spec.isOptional) required.push(key);
+    }
+    return required.length > 0 ? { type: "object", properties, required } : { type: "object", properties };
+  }
+}
+
+/** Builders for typed arguments (`args` route option, MCP tools, `t.object` bodies). */
+export const t = {
+  int: (): ArgSpec<number> => new IntSpec(),
+  float: (): ArgSpec<number> => new FloatSpec(),
+  str: (): ArgSpec<string> => new StrSpec(),
+  bool: (): ArgSpec<boolean> => new BoolSpec(),
+  list: <T>(item: ArgSpec<T>): ArgSpec<T[]> => new ListSpec(item),
+  optional: <T>(inner: ArgSpec<T>): ArgSpec<T | undefined> => new OptionalSpec(inner),
+  dict: (): ArgSpec<Record<string, unknown>> => new DictSpec(),
+  object: <S extends ArgShape>(shape: S): ObjectSpec<S> => new ObjectSpec(shape),
+};
+
+/** JSON Schema of a whole argument shape (MCP `inputSchema`, OpenAPI request bodies). */
+export function shapeSchema(shape: ArgShape): JsonSchema {
+  return t.object(shape).jsonSchema();
+}
