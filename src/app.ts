@@ -1,0 +1,149 @@
+import type { AuthenticationHandler } from "./auth.ts";
+import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
+import { buildRuntime, type BuiltApp } from "./build.ts";
+import { checkedRule, type HeaderRule } from "./header-rules.ts";
+import type { RouterEngine } from "./match/types.ts";
+import { Mcp } from "./mcp/index.ts";
+import type { Request } from "./request.ts";
+import { RouterBase } from "./router-base.ts";
+import type { FallbackHandler } from "./runtime.ts";
+import { type ServerHandle, type StartOptions, startServer } from "./server.ts";
+
+export interface WebfwOptions {
+  /** Route-matching engine (DESIGN §2); default `bun`, the fastest in `bench/`. */
+  router?: RouterEngine;
+  /** Largest request body in bytes; larger gets 413. Default 10 MiB. */
+  maxBodySize?: number;
+  /** Limits of form and multipart parsing. */
+  formLimits?: Partial<FormLimits>;
+  /** Show error stacks in 500 responses. Only for local development; `--dev` turns it on. */
+  dev?: boolean;
+}
+
+export type LifecycleHandler = () => unknown;
+export type ExceptionHandler = (error: unknown, request: Request) => unknown;
+
+/** The application (spec `Webfw(__file__)`). */
+export class Webfw extends RouterBase {
+  /** The app's main file: worker processes and Workers import it. */
+  readonly mainFile: string;
+  readonly config: Required<Omit<WebfwOptions, "formLimits">> & { formLimits: FormLimits };
+  /** The Model Context Protocol endpoint (`POST /mcp`), active once something is registered. */
+  readonly mcp = new Mcp();
+
+  /** @internal */ readonly globalDependencies: Record<string, unknown> = {};
+  /** @internal */ readonly requestHeaderRules: HeaderRule[] = [];
+  /** @internal */ readonly responseHeaderRules: HeaderRule[] = [];
+  /** @internal */ readonly excludedHeaderPaths = new Set<string>();
+  /** @internal */ readonly startupHandlers: LifecycleHandler[] = [];
+  /** @internal */ readonly shutdownHandlers: LifecycleHandler[] = [];
+  /** @internal */ readonly fallbacks: FallbackHandler[] = [];
+  /** @internal */ exceptionHandler: ExceptionHandler | null = null;
+
+  constructor(mainFile: string, options: WebfwOptions = {}) {
+    super("");
+    this.mainFile = mainFile;
+    const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
+    if (!Number.isSafeInteger(maxBodySize) || maxBodySize <= 0) throw new TypeError("maxBodySize must be a positive integer");
+    this.config = {
+      router: options.router ?? "bun",
+      maxBodySize,
+      formLimits: { ...DEFAULT_FORM_LIMITS, ...options.formLimits },
+      dev: options.dev ?? false,
+    };
+    if (!["bun", "ffi", "js"].includes(this.config.router)) {
+      throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
+    }
+  }
+
+  /** Values every request receives as `request.globalDependencies`. */
+  injectGlobal(values: Record<string, unknown>): this {
+    Object.assign(this.globalDependencies, values);
+    return this;
+  }
+
+  /** Appends a header to every response (also 404/405/500). */
+  addResponseHeader(name: string, value: string): this {
+    this.responseHeaderRules.push(checkedRule(name, value, "append"));
+    return this;
+  }
+
+  /** Sets a header on every response, replacing the value a handler gave it. */
+  setResponseHeader(name: string, value: string): this {
+    this.responseHeaderRules.push(checkedRule(name, value, "set"));
+    return this;
+  }
+
+  /** The application's response headers are not added on these paths. */
+  excludeResponseHeadersFor(paths: string[]): this {
+    for (const path of paths) this.excludedHeaderPaths.add(path.length > 1 ? path.replace(/\/+$/, "") : path);
+    return this;
+  }
+
+  /** Appends a header to every request before middlewares and handlers see it. */
+  addRequestHeader(name: string, value: string): this {
+    this.requestHeaderRules.push(checkedRule(name, value, "append"));
+    return this;
+  }
+
+  /** Sets a header on every request, replacing the client's value. */
+  setRequestHeader(name: string, value: string): this {
+    this.requestHeaderRules.push(checkedRule(name, value, "set"));
+    return this;
+  }
+
+  /** Turns every uncaught error (of any route, whenever registered) into a response: `fn(error, request)`. */
+  exception(fn: ExceptionHandler): this {
+    this.exceptionHandler = fn;
+    return this;
+  }
+
+  /** Runs before the server accepts its first request; may be async. Usable as a call or a decorator-like wrapper. */
+  startupHandler<F extends LifecycleHandler>(fn: F): F {
+    this.startupHandlers.push(fn);
+    return fn;
+  }
+
+  /** Runs when the server stops (after in-flight requests finish). */
+  shutdownHandler<F extends LifecycleHandler>(fn: F): F {
+    this.shutdownHandlers.push(fn);
+    return fn;
+  }
+
+  /** Configures authentication for every route (sub-routers may override). */
+  override configureAuthentication(handler: AuthenticationHandler): this {
+    return super.configureAuthentication(handler);
+  }
+
+  /** Compiles the routes (done by `start()`; exposed for tools and tests). */
+  build(): Promise<BuiltApp> {
+    return buildRuntime(this);
+  }
+
+  /**
+   * Starts serving. Reads `--port`, `--host` and the other flags when the app
+   * file is the program being run, and `WEBFW_HOST`/`WEBFW_PORT`; explicit
+   * options win. Returns a handle with `port`, `url` and `stop()`.
+   */
+  start(options: StartOptions = {}): Promise<ServerHandle> {
+    return startServer(this, options);
+  }
+
+  private inProcess: Promise<BuiltApp> | null = null;
+
+  /**
+   * Runs a request through the whole pipeline without a socket (a test client).
+   * Routes registered after the first call are not seen: build again with `resetRequestClient()`.
+   */
+  async request(input: string | globalThis.Request, init?: RequestInit): Promise<globalThis.Response> {
+    const raw =
+      typeof input === "string" ? new globalThis.Request(new URL(input, "http://localhost").href, init) : input;
+    this.inProcess ??= this.build();
+    return (await this.inProcess).handle(raw, null);
+  }
+
+  /** Forgets the compiled routes of the in-process client (after registering more). */
+  resetRequestClient(): void {
+    this.inProcess = null;
+  }
+}

@@ -1,0 +1,38 @@
+import type { Identity } from "./identity.ts";
+import type { Request } from "./request.ts";
+
+/** Finds the credential in a request (spec `TokenGetter`). */
+export abstract class TokenGetter {
+  abstract getToken(request: Request): string | null;
+}
+
+/** Reads `Authorization: Bearer <token>` (scheme case-insensitive). */
+export class BearerGetter extends TokenGetter {
+  getToken(request: Request): string | null {
+    const header = request.headers.get("authorization");
+    if (header === null) return null;
+    const space = header.indexOf(" ");
+    if (space === -1 || header.slice(0, space).toLowerCase() !== "bearer") return null;
+    const token = header.slice(space + 1).trim();
+    return token === "" ? null : token;
+  }
+}
+
+/**
+ * Decides who a request is (spec `AuthenticationHandler`). Subclasses
+ * implement `authenticate`; returning `null` means "not authenticated".
+ */
+export abstract class AuthenticationHandler {
+  readonly tokenGetter: TokenGetter;
+
+  constructor(tokenGetter: TokenGetter = new BearerGetter()) {
+    this.tokenGetter = tokenGetter;
+  }
+
+  abstract authenticate(request: Request): Identity | null | Promise<Identity | null>;
+
+  /** The `WWW-Authenticate` challenge sent with 401. */
+  get challenge(): string {
+    return "Bearer";
+  }
+}

@@ -1,0 +1,74 @@
+import { HttpError } from "./errors.ts";
+
+/**
+ * A return value that knows how to become a Web response (html, json,
+ * serveFile …). Rendering may need the request (ranges, revalidation).
+ */
+export abstract class Renderable {
+  abstract render(request: globalThis.Request): globalThis.Response | Promise<globalThis.Response>;
+}
+
+class HtmlBody extends Renderable {
+  constructor(readonly text: string) {
+    super();
+  }
+  render(): globalThis.Response {
+    return new globalThis.Response(this.text, { headers: { "content-type": "text/html; charset=utf-8" } });
+  }
+}
+
+class JsonBody extends Renderable {
+  constructor(
+    readonly value: unknown,
+    readonly status: number,
+  ) {
+    super();
+  }
+  render(): globalThis.Response {
+    return new globalThis.Response(JSON.stringify(this.value) ?? "null", {
+      status: this.status,
+      headers: { "content-type": "application/json" },
+    });
+  }
+}
+
+export interface ServeFileOptions {
+  /** Download name: sets `Content-Disposition: attachment; filename=…`. */
+  fileName?: string;
+  contentType?: string;
+  disposition?: "attachment" | "inline";
+}
+
+class FileBody extends Renderable {
+  constructor(
+    readonly path: string,
+    readonly options: ServeFileOptions,
+  ) {
+    super();
+  }
+  async render(request: globalThis.Request): Promise<globalThis.Response> {
+    const { fileResponse } = await import("./files/serve-file.ts");
+    return fileResponse(this.path, request, this.options);
+  }
+}
+
+/** An HTML response from a string. */
+export function html(text: string): Renderable {
+  return new HtmlBody(text);
+}
+
+/** Forces a JSON response, even for values that would otherwise mean something else (a `[body, status]` pair, a string). */
+export function json(value: unknown, status = 200): Renderable {
+  if (!Number.isInteger(status) || status < 200 || status > 599) throw new HttpError(500, "invalid status for json()");
+  return new JsonBody(value, status);
+}
+
+/** A file response: streamed by Bun, with ranges and revalidation. */
+export function serveFile(path: string, options: ServeFileOptions = {}): Renderable {
+  return new FileBody(path, options);
+}
+
+/** An HTML page from a file. */
+export function serveHtml(path: string): Renderable {
+  return new FileBody(path, { contentType: "text/html; charset=utf-8", disposition: "inline" });
+}

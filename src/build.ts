@@ -1,0 +1,247 @@
+import type { Server } from "bun";
+import type { ArgSpec } from "./args/t.ts";
+import type { Webfw } from "./app.ts";
+import type { AuthenticationHandler } from "./auth.ts";
+import { compileRoute, type Dispatcher, type Params, type PipelineConfig, type RoutePlan, withHeaderRules } from "./dispatch.ts";
+import { HttpError } from "./errors.ts";
+import { bunRouteTable, rawParams } from "./match/bun-routes.ts";
+import type { AfterMiddleware, BeforeMiddleware } from "./middleware.ts";
+import { Request } from "./request.ts";
+import { patternParams, type RouteRecord } from "./route.ts";
+import type { RouterBase } from "./router-base.ts";
+import { decodeParams, type RouteTable, Runtime } from "./runtime.ts";
+import { toWebResponse } from "./convert.ts";
+
+type WebResponse = globalThis.Response;
+type BunHandler = (req: Bun.BunRequest, server: Server<unknown>) => WebResponse | Promise<WebResponse>;
+export type BunRoutes = Record<string, Partial<Record<string, BunHandler | WebResponse>>>;
+
+/** The compiled application: what `Bun.serve` needs and the generic request path. */
+export interface BuiltApp {
+  /** Routes for Bun's native router (empty for the `js`/`ffi` engines). */
+  bunRoutes: BunRoutes;
+  /** Every request Bun's router did not answer; also the in-process client. */
+  handle(raw: globalThis.Request, server: Server<unknown> | null): WebResponse | Promise<WebResponse>;
+  runtime: Runtime;
+  plans: RoutePlan[];
+}
+
+interface OwnedRoute {
+  route: RouteRecord;
+  chain: RouterBase[];
+}
+
+/** Resolves every route against its routers, compiles its dispatcher and prepares const responses. */
+export async function buildRuntime(app: Webfw): Promise<BuiltApp> {
+  const config: PipelineConfig = {
+    maxBodySize: app.config.maxBodySize,
+    formLimits: app.config.formLimits,
+    requestHeaders: app.requestHeaderRules,
+    responseHeaders: app.responseHeaderRules,
+    excludedHeaderPaths: app.excludedHeaderPaths,
+    globalDependencies: app.globalDependencies,
+    exceptionHandler: app.exceptionHandler,
+    logError: (error, request) => console.error(`error in ${request.method} ${request.url}:`, error),
+    dev: app.config.dev,
+  };
+  const owned = collectRoutes(app, [app]);
+  const scopedBefore = pathScoped(app, "before") as Map<string, BeforeMiddleware[]>;
+  const scopedAfter = pathScoped(app, "after") as Map<string, AfterMiddleware[]>;
+  const globalBefore = app.before.filter((m) => m.path === null).map((m) => m.fn);
+  const globalAfter = app.after.filter((m) => m.path === null).map((m) => m.fn);
+
+  const table: RouteTable = new Map();
+  const statics = new Map<string, WebResponse>();
+  const plans: RoutePlan[] = [];
+  for (const { route, chain } of owned) {
+    const routers = chain.slice(1);
+    const plan: RoutePlan = {
+      pattern: route.path,
+      method: route.method,
+      handler: route.handler as (request: Request) => unknown,
+      before: [
+        ...globalBefore,
+        ...routers.flatMap((r) => r.before.filter((m) => m.path === null).map((m) => m.fn)),
+        ...(scopedBefore.get(route.path) ?? []),
+      ],
+      after: [
+        ...globalAfter,
+        ...routers.flatMap((r) => r.after.filter((m) => m.path === null).map((m) => m.fn)),
+        ...(scopedAfter.get(route.path) ?? []),
+      ],
+      auth: nearestAuth(chain),
+      authRequired: route.options.authRequired === true,
+      args: route.options.args && Object.keys(route.options.args).length > 0 ? route.options.args : null,
+      pathParamNames: patternParams(route.path),
+      body: route.options.body ?? null,
+      routerDependencies: routers.length > 0 ? Object.assign({}, ...routers.map((r) => r.dependencies)) : app.dependencies,
+    };
+    if (plan.authRequired && plan.auth === null) {
+      throw new Error(`${route.method} ${route.path} has authRequired but no authentication is configured`);
+    }
+    validateArgs(plan);
+    plans.push(plan);
+    if (route.options.const) {
+      const response = await constResponse(plan, config);
+      if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null) {
+        statics.set(`${route.method} ${route.path}`, response);
+      }
+      plan.handler = () => response.clone();
+    }
+    let methods = table.get(route.path);
+    if (!methods) table.set(route.path, (methods = new Map()));
+    methods.set(route.method, compileRoute(plan, config));
+  }
+
+  const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config);
+  const runtime = new Runtime(table, app.config.router, app.fallbacks, errorDispatcher);
+  const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
+  const bunRoutes = app.config.router === "bun" ? nativeRoutes(table, statics, handle) : {};
+  return { bunRoutes, handle, runtime, plans };
+}
+
+function collectRoutes(router: RouterBase, chain: RouterBase[]): OwnedRoute[] {
+  return [
+    ...router.routes.map((route) => ({ route, chain })),
+    ...router.children.flatMap((child) => collectRoutes(child, [...chain, child])),
+  ];
+}
+
+/** Path-scoped middlewares of the whole tree, by full pattern, in registration order per router. */
+function pathScoped(router: RouterBase, kind: "before" | "after"): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  const visit = (node: RouterBase) => {
+    for (const m of node[kind]) {
+      if (m.path === null) continue;
+      const list = out.get(m.path) ?? [];
+      list.push(m.fn);
+      out.set(m.path, list);
+    }
+    node.children.forEach(visit);
+  };
+  visit(router);
+  return out;
+}
+
+function nearestAuth(chain: RouterBase[]): AuthenticationHandler | null {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const handler = (chain[i] as RouterBase).authHandler;
+    if (handler) return handler;
+  }
+  return null;
+}
+
+function validateArgs(plan: RoutePlan): void {
+  for (const [name, spec] of Object.entries(plan.args ?? {})) {
+    if (typeof (spec as ArgSpec<unknown>)?.parse !== "function") {
+      throw new TypeError(`args.${name} of ${plan.method} ${plan.pattern} is not a t.* spec`);
+    }
+  }
+}
+
+/** Computes a const route's response once; its body is buffered so every request gets the same bytes. */
+async function constResponse(plan: RoutePlan, config: PipelineConfig): Promise<WebResponse> {
+  const raw = new globalThis.Request(`http://localhost${plan.pattern}`, { method: plan.method });
+  const request = new Request(raw, {});
+  request.globalDependencies = config.globalDependencies;
+  request.routerDependencies = plan.routerDependencies;
+  const response = await toWebResponse(await plan.handler(request), raw);
+  const body = response.status === 204 || response.status === 304 ? null : await response.arrayBuffer();
+  const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
+  return withHeaderRules(new globalThis.Response(body, response), rules);
+}
+
+/** Bun's native route table: one function per method, or the static response of a const route. */
+function nativeRoutes(table: RouteTable, statics: Map<string, WebResponse>, slowPath: BunHandler): BunRoutes {
+  const routes: BunRoutes = {};
+  const keys = bunRouteTable(table.keys());
+  for (const [key, pattern] of keys) {
+    const methods = table.get(pattern) as Map<string, Dispatcher>;
+    const entry: Partial<Record<string, BunHandler | WebResponse>> = {};
+    const readParams = paramReader(pattern);
+    for (const [method, dispatcher] of methods) {
+      const fixed = statics.get(`${method} ${pattern}`);
+      entry[method] = fixed ?? ((req, server) => dispatchNative(dispatcher, req, server, readParams, slowPath));
+    }
+    routes[key] = entry;
+  }
+  return routes;
+}
+
+type ParamSource = (req: Bun.BunRequest) => Params;
+
+/**
+ * Bun decodes `req.params` itself and turns malformed escapes into U+FFFD; the
+ * framework's contract is strict decoding, so percent-encoded paths (and
+ * wildcards, whose capture Bun does not report) are re-read from the raw path.
+ */
+function paramReader(pattern: string): ParamSource | null {
+  const names = patternParams(pattern);
+  if (names.length === 0) return null;
+  const wildcard = pattern.includes("/*");
+  return (req) => {
+    const url = req.url;
+    if (!wildcard && !url.includes("%")) return req.params as Params;
+    const start = url.indexOf("/", url.indexOf("//") + 2);
+    const end = url.indexOf("?", start);
+    return decodeParams(rawParams(pattern, url.slice(start, end === -1 ? undefined : end)));
+  };
+}
+
+
+function dispatchNative(
+  dispatcher: Dispatcher,
+  req: Bun.BunRequest,
+  server: Server<unknown>,
+  readParams: ParamSource | null,
+  slowPath: BunHandler,
+): WebResponse | Promise<WebResponse> {
+  if (readParams === null) return dispatcher(req, server, {});
+  let params: Params;
+  try {
+    params = readParams(req);
+  } catch {
+    // Malformed escapes: the generic path answers 400 with the global middlewares and headers.
+    return slowPath(req, server);
+  }
+  return dispatcher(req, server, params);
+}
+
+/** Dispatchers for 404/405/400/OPTIONS that still run the app-global middlewares and headers. */
+function errorDispatchers(
+  before: BeforeMiddleware[],
+  after: AfterMiddleware[],
+  config: PipelineConfig,
+): (status: number, headers?: Record<string, string>, message?: string) => Dispatcher {
+  const cache = new Map<string, Dispatcher>();
+  return (status, headers = {}, message) => {
+    const key = `${status} ${JSON.stringify(headers)} ${message ?? ""}`;
+    let dispatcher = cache.get(key);
+    if (!dispatcher) {
+      const handler =
+        status === 204
+          ? () => new globalThis.Response(null, { status: 204, headers })
+          : () => {
+              throw new HttpError(status, message, headers);
+            };
+      dispatcher = compileRoute(
+        {
+          pattern: "",
+          method: "GET",
+          handler,
+          before,
+          after,
+          auth: null,
+          authRequired: false,
+          args: null,
+          pathParamNames: [],
+          body: null,
+          routerDependencies: {},
+        },
+        config,
+      );
+      if (cache.size < 256) cache.set(key, dispatcher);
+    }
+    return dispatcher;
+  };
+}

@@ -1,0 +1,545 @@
+/**
+ * The one flag parser shared by `bunx webfw app.ts [flags]` and `bun app.ts [flags]`
+ * (through `app.start()`), so both accept exactly the same flags and reject the same
+ * mistakes with the same messages.
+ */
+import { LOG_LEVELS, type LogLevel, parseLogLevel } from "../log/logger.ts";
+
+export type TemplateName = "plain" | "sqlite" | "postgres";
+export const TEMPLATES: readonly TemplateName[] = ["plain", "sqlite", "postgres"];
+
+export interface CreateFlags {
+  /** Package name of the new project (defaults to the directory's name). */
+  name?: string;
+  /** Directory to create (defaults to the name). */
+  dir?: string;
+  template?: TemplateName;
+  /** `--docker` / `--no-docker`; undefined asks (or takes the default with `--yes`). */
+  docker?: boolean;
+  /** Never prompt: take defaults for anything not given. */
+  yes: boolean;
+  /** Version spec of the `webfw` dependency written into the scaffold's package.json. */
+  webfwSpec?: string;
+}
+
+export interface StartFlags {
+  processes: number;
+  workers: number;
+  dev: boolean;
+  fast: boolean;
+  logLevel: LogLevel;
+  host?: string;
+  port?: number;
+  create: boolean;
+  docs: boolean;
+  openBrowser: boolean;
+  version: boolean;
+  help: boolean;
+  compileNativePath?: string;
+  createNativeFile?: string;
+  disableOpenapi: boolean;
+  createOptions: CreateFlags;
+  /** Arguments that are not flags (for `webfw`, the app file). `app.start()` ignores them. */
+  positionals: string[];
+  /** Long names of the flags given explicitly on the command line (after alias resolution). */
+  explicit: ReadonlySet<string>;
+}
+
+/** A user mistake on the command line; the message is shown as is. Callers print it with `usage()` and exit 2. */
+export class FlagError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FlagError";
+  }
+}
+
+export type FlagKind = "boolean" | "integer" | "string" | "enum";
+export type FlagGroup = "run" | "create" | "native" | "info";
+
+export interface FlagDef {
+  /** Long name, without dashes. */
+  readonly name: string;
+  readonly kind: FlagKind;
+  readonly description: string;
+  readonly group: FlagGroup;
+  /** Other long names (`compile-rust-path`) or one-letter short names (`h`). */
+  readonly aliases?: readonly string[];
+  readonly valueHint?: string;
+  readonly options?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  /** Accepts `--no-NAME`. */
+  readonly negatable?: boolean;
+  /** Shown in `--help`. */
+  readonly defaultText?: string;
+}
+
+/** Every flag, in `--help` order. citty's argument list for `cli/webfw.ts` is built from this table too. */
+export const FLAG_DEFS: readonly FlagDef[] = [
+  { name: "help", kind: "boolean", group: "info", aliases: ["h"], description: "Show this help and exit" },
+  { name: "version", kind: "boolean", group: "info", description: "Show the webfw version and exit" },
+  {
+    name: "processes",
+    kind: "integer",
+    group: "run",
+    min: 1,
+    max: 1024,
+    valueHint: "N",
+    defaultText: "1",
+    description: "Server processes sharing the port (reusePort); a supervisor restarts crashed ones",
+  },
+  {
+    name: "workers",
+    kind: "integer",
+    group: "run",
+    min: 1,
+    max: 1024,
+    valueHint: "N",
+    defaultText: "1",
+    description: "Worker threads per process for synchronous handlers (1 = run them inline)",
+  },
+  {
+    name: "dev",
+    kind: "boolean",
+    group: "run",
+    description: "Development mode: restart on source changes (one process only)",
+  },
+  {
+    name: "fast",
+    kind: "boolean",
+    group: "run",
+    description: "Processes, workers and log level tuned for this machine; explicit flags win",
+  },
+  {
+    name: "log-level",
+    kind: "enum",
+    group: "run",
+    options: LOG_LEVELS,
+    valueHint: "LEVEL",
+    defaultText: "INFO",
+    description: "DEBUG, INFO (one access line per request), WARNING or ERROR",
+  },
+  {
+    name: "host",
+    kind: "string",
+    group: "run",
+    valueHint: "HOST",
+    defaultText: "127.0.0.1, or $WEBFW_HOST",
+    description: "Address to listen on",
+  },
+  {
+    name: "port",
+    kind: "integer",
+    group: "run",
+    min: 0,
+    max: 65535,
+    valueHint: "N",
+    defaultText: "8080, or $WEBFW_PORT",
+    description: "Port to listen on (0 picks a free one)",
+  },
+  {
+    name: "open-browser",
+    kind: "boolean",
+    group: "run",
+    description: "Open the app in a browser once it listens",
+  },
+  {
+    name: "disable-openapi",
+    kind: "boolean",
+    group: "run",
+    description: "Do not serve /openapi.json and /docs",
+  },
+  { name: "docs", kind: "boolean", group: "info", description: "Open the webfw documentation and exit" },
+  {
+    name: "create",
+    kind: "boolean",
+    group: "create",
+    description: "Create a new project (asks questions unless given the options below)",
+  },
+  {
+    name: "name",
+    kind: "string",
+    group: "create",
+    valueHint: "NAME",
+    description: "With --create: package name (default: the directory's name)",
+  },
+  {
+    name: "dir",
+    kind: "string",
+    group: "create",
+    valueHint: "DIR",
+    description: "With --create: directory to create (default: the name, or webfw-app)",
+  },
+  {
+    name: "template",
+    kind: "enum",
+    group: "create",
+    options: TEMPLATES,
+    valueHint: "NAME",
+    description: "With --create: plain, sqlite (bun:sqlite) or postgres (Bun.sql)",
+  },
+  {
+    name: "docker",
+    kind: "boolean",
+    group: "create",
+    negatable: true,
+    description: "With --create: add (or with --no-docker, skip) a Dockerfile",
+  },
+  {
+    name: "yes",
+    kind: "boolean",
+    group: "create",
+    aliases: ["y"],
+    description: "With --create: ask nothing, use defaults for missing options",
+  },
+  {
+    name: "webfw-spec",
+    kind: "string",
+    group: "create",
+    valueHint: "SPEC",
+    description: "With --create: version spec of the webfw dependency (default: ^<this version>)",
+  },
+  {
+    name: "compile-native-path",
+    kind: "string",
+    group: "native",
+    aliases: ["compile-rust-path"],
+    valueHint: "PATH",
+    description: "Compile the .c/.rs/.zig files in PATH into the native cache (with --dev: on every change)",
+  },
+  {
+    name: "create-native-file",
+    kind: "string",
+    group: "native",
+    aliases: ["create-rust-file"],
+    valueHint: "NAME",
+    description: "Write NAME.c (or NAME.rs, NAME.zig) with one exported function, plus NAME.ts binding it",
+  },
+];
+
+const BY_NAME = new Map<string, FlagDef>();
+for (const def of FLAG_DEFS) {
+  BY_NAME.set(def.name, def);
+  for (const alias of def.aliases ?? []) BY_NAME.set(alias, def);
+}
+
+export function findFlag(name: string): FlagDef | undefined {
+  return BY_NAME.get(name);
+}
+
+type RawValue = string | number | boolean;
+
+interface Scan {
+  values: Map<string, RawValue>;
+  positionals: string[];
+  /** Indices in argv of the positionals, so a caller can drop the app file and pass the rest on. */
+  positionalIndices: number[];
+}
+
+const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);
+const FALSE_WORDS = new Set(["false", "0", "no", "off"]);
+
+/** Splits argv into flag values (validated) and positionals. Later flags override earlier ones. */
+function scan(argv: readonly string[]): Scan {
+  const values = new Map<string, RawValue>();
+  const positionals: string[] = [];
+  const positionalIndices: number[] = [];
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      for (let j = i + 1; j < argv.length; j++) {
+        positionals.push(argv[j]!);
+        positionalIndices.push(j);
+      }
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-" || isNumberLike(arg)) {
+      positionals.push(arg);
+      positionalIndices.push(i);
+      continue;
+    }
+
+    const long = arg.startsWith("--");
+    const body = arg.slice(long ? 2 : 1);
+    const eq = body.indexOf("=");
+    let name = eq === -1 ? body : body.slice(0, eq);
+    let inline = eq === -1 ? undefined : body.slice(eq + 1);
+    const shown = `${long ? "--" : "-"}${name}`;
+
+    if (!long && name.length !== 1) throw new FlagError(unknownMessage(shown));
+    let negated = false;
+    let def = findFlag(name);
+    if (!def && long && name.startsWith("no-")) {
+      const base = findFlag(name.slice(3));
+      if (base?.negatable) {
+        def = base;
+        negated = true;
+        name = name.slice(3);
+      }
+    }
+    if (!def || (long && name.length === 1) || (!long && name.length !== 1)) {
+      throw new FlagError(unknownMessage(shown));
+    }
+
+    if (def.kind === "boolean") {
+      if (negated) {
+        if (inline !== undefined) throw new FlagError(`${shown} takes no value`);
+        values.set(def.name, false);
+        continue;
+      }
+      if (inline === undefined) {
+        values.set(def.name, true);
+        continue;
+      }
+      const word = inline.toLowerCase();
+      if (TRUE_WORDS.has(word)) values.set(def.name, true);
+      else if (FALSE_WORDS.has(word)) values.set(def.name, false);
+      else throw new FlagError(`${shown} is a switch: use ${shown} or ${shown}=false, not ${quote(inline)}`);
+      continue;
+    }
+
+    if (inline === undefined) {
+      const next = argv[i + 1];
+      // A following flag means the value was forgotten; a negative number is still a (bad) value.
+      if (next === undefined || (next.startsWith("-") && !isNumberLike(next))) {
+        throw new FlagError(`${shown} needs a value${def.valueHint ? ` (${shown} ${def.valueHint})` : ""}`);
+      }
+      inline = next;
+      i++;
+    }
+    values.set(def.name, convert(def, shown, inline));
+  }
+  return { values, positionals, positionalIndices };
+}
+
+function isNumberLike(arg: string): boolean {
+  return /^-\d/.test(arg);
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value);
+}
+
+function convert(def: FlagDef, shown: string, raw: string): RawValue {
+  switch (def.kind) {
+    case "integer":
+      return parseInteger(raw, shown, def.min ?? 0, def.max ?? Number.MAX_SAFE_INTEGER);
+    case "enum": {
+      if (def.name === "log-level") {
+        const level = parseLogLevel(raw);
+        if (!level) throw new FlagError(`${shown} must be one of ${LOG_LEVELS.join(", ")}, got ${quote(raw)}`);
+        return level;
+      }
+      const value = raw.toLowerCase();
+      if (!def.options?.includes(value)) {
+        throw new FlagError(`${shown} must be one of ${def.options?.join(", ")}, got ${quote(raw)}`);
+      }
+      return value;
+    }
+    default:
+      if (raw.trim() === "") throw new FlagError(`${shown} needs a non-empty value`);
+      return raw;
+  }
+}
+
+/** Strict decimal integer in [min, max]: no sign, no fraction, no exponent, no hex. */
+function parseInteger(raw: string, shown: string, min: number, max: number): number {
+  const text = raw.trim();
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new FlagError(`${shown} must be an integer from ${min} to ${max}, got ${quote(raw)}`);
+  }
+  return value;
+}
+
+function unknownMessage(flag: string): string {
+  const name = flag.replace(/^-+/, "");
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of BY_NAME.keys()) {
+    if (candidate.length === 1) continue;
+    const d = distance(name, candidate);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  return `unknown flag ${flag}${best ? ` (did you mean --${best}?)` : ""}`;
+}
+
+/** Levenshtein distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+export interface FastChoice {
+  processes: number;
+  workers: number;
+  logLevel: LogLevel;
+}
+
+/**
+ * What `--fast` picks. One server process per core: processes share nothing, so they
+ * scale both I/O-bound and CPU-bound routes without the worker round trip
+ * (≈40–55 µs per offloaded call, DESIGN §2). With every core already running a
+ * process there is no idle core for a worker pool to use, so workers stay at 1
+ * (inline). WARNING drops the per-request access line, which costs throughput.
+ * See docs/cli.md; explicit `--processes`, `--workers`, `--log-level` win.
+ */
+export function fastChoice(cores: number): FastChoice {
+  const n = Number.isInteger(cores) && cores > 0 ? cores : 1;
+  return { processes: n, workers: 1, logLevel: "WARNING" };
+}
+
+export interface ParseOptions {
+  /** CPU count for `--fast`; defaults to `navigator.hardwareConcurrency`. */
+  cores?: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Parses the flags after the program name (`process.argv.slice(2)`). Throws
+ * `FlagError` on an unknown flag, a bad value or a bad combination.
+ * Environment: `WEBFW_HOST`, `WEBFW_PORT` (flags win).
+ */
+export function parseFlags(argv: readonly string[], env: Env = {}, options: ParseOptions = {}): StartFlags {
+  const { values, positionals } = scan(argv);
+  const explicit = new Set(values.keys());
+  const str = (name: string): string | undefined => values.get(name) as string | undefined;
+  const bool = (name: string): boolean => values.get(name) === true;
+  const int = (name: string): number | undefined => values.get(name) as number | undefined;
+
+  const fast = bool("fast");
+  const dev = bool("dev");
+  const cores = options.cores ?? navigator.hardwareConcurrency;
+  const tuned = fast ? fastChoice(cores) : undefined;
+
+  const explicitProcesses = int("processes");
+  if (dev && explicitProcesses !== undefined && explicitProcesses > 1) {
+    throw new FlagError(
+      "--dev cannot be combined with --processes greater than 1 (the reloader restarts one process)",
+    );
+  }
+  // --dev --fast: dev wins the process count, since reloading supervises a single child.
+  const processes = explicitProcesses ?? (dev ? 1 : (tuned?.processes ?? 1));
+  const workers = int("workers") ?? tuned?.workers ?? 1;
+  const logLevel = (str("log-level") as LogLevel | undefined) ?? tuned?.logLevel ?? "INFO";
+
+  const host = str("host") ?? envHost(env);
+  const port = int("port") ?? envPort(env);
+  if (port === 0 && processes > 1) {
+    throw new FlagError(
+      "--port 0 cannot be combined with --processes greater than 1 (each process would get its own random port)",
+    );
+  }
+
+  const create = bool("create");
+  if (!create) {
+    for (const name of ["name", "dir", "template", "docker", "yes", "webfw-spec"]) {
+      if (values.has(name)) throw new FlagError(`--${name} only applies together with --create`);
+    }
+  }
+
+  return {
+    processes,
+    workers,
+    dev,
+    fast,
+    logLevel,
+    host,
+    port,
+    create,
+    docs: bool("docs"),
+    openBrowser: bool("open-browser"),
+    version: bool("version"),
+    help: bool("help"),
+    compileNativePath: str("compile-native-path"),
+    createNativeFile: str("create-native-file"),
+    disableOpenapi: bool("disable-openapi"),
+    createOptions: {
+      name: str("name"),
+      dir: str("dir"),
+      template: str("template") as TemplateName | undefined,
+      docker: values.has("docker") ? bool("docker") : undefined,
+      yes: bool("yes"),
+      webfwSpec: str("webfw-spec"),
+    },
+    positionals,
+    explicit,
+  };
+}
+
+function envHost(env: Env): string | undefined {
+  const raw = env.WEBFW_HOST;
+  return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+}
+
+function envPort(env: Env): number | undefined {
+  const raw = env.WEBFW_PORT;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  return parseInteger(raw, "WEBFW_PORT", 0, 65535);
+}
+
+/** argv without its positionals: what `webfw app.ts …` passes on to the app. */
+export function withoutPositionals(argv: readonly string[]): string[] {
+  const drop = new Set(scan(argv).positionalIndices);
+  return argv.filter((_, i) => !drop.has(i));
+}
+
+const GROUP_TITLES: Record<FlagGroup, string> = {
+  run: "Running",
+  native: "Native extensions",
+  create: "New project",
+  info: "Information",
+};
+
+function flagLabel(def: FlagDef): string {
+  const names = [...(def.aliases ?? []).filter((a) => a.length === 1).map((a) => `-${a}`), `--${def.name}`];
+  if (def.negatable) names.push(`--no-${def.name}`);
+  const hint = def.kind === "boolean" ? "" : ` ${def.valueHint ?? "VALUE"}`;
+  return names.join(", ") + hint;
+}
+
+/** The `--help` text, shared by `webfw --help` and `bun app.ts --help`. */
+export function usage(): string {
+  const lines = [
+    "Usage:",
+    "  bun app.ts [flags]            run an app (its app.start() reads these flags)",
+    "  webfw app.ts [flags]          the same, through the webfw command",
+    "  webfw --create [options]      create a new project",
+    "  webfw build app.ts [--outfile FILE] [--minify] [--target TARGET]",
+    "                                compile the app into one executable",
+    "",
+  ];
+  const labels = FLAG_DEFS.map(flagLabel);
+  const width = Math.min(34, Math.max(...labels.map((l) => l.length)) + 2);
+  for (const group of ["run", "native", "create", "info"] as const) {
+    lines.push(`${GROUP_TITLES[group]}:`);
+    FLAG_DEFS.forEach((def, i) => {
+      if (def.group !== group) return;
+      const label = labels[i]!;
+      let text = def.description;
+      const longAliases = (def.aliases ?? []).filter((a) => a.length > 1);
+      if (longAliases.length > 0) text += ` (alias: ${longAliases.map((a) => `--${a}`).join(", ")})`;
+      if (def.defaultText) text += ` [default: ${def.defaultText}]`;
+      if (label.length + 2 > width) lines.push(`  ${label}`, `  ${" ".repeat(width)}${text}`);
+      else lines.push(`  ${label.padEnd(width)}${text}`);
+    });
+    lines.push("");
+  }
+  lines.push("Flags take their value as --flag VALUE or --flag=VALUE.");
+  lines.push("Environment: WEBFW_HOST, WEBFW_PORT (flags win over them).");
+  return lines.join("\n");
+}

@@ -1,0 +1,47 @@
+/** Opens a URL in the user's browser, if this machine has a way to. */
+
+/**
+ * The command that opens a URL here: `$BROWSER` (the usual convention; its first
+ * `:`-separated entry), else `open` on macOS, `cmd /c start` on Windows, and
+ * `xdg-open` (or `wslview` under WSL) elsewhere. Undefined on a headless box.
+ */
+export function opener(env: Record<string, string | undefined> = process.env): string[] | undefined {
+  const browser = env.BROWSER?.split(":")[0]?.trim();
+  if (browser) {
+    const path = Bun.which(browser, { PATH: env.PATH ?? "" }) ?? Bun.which(browser);
+    if (path) return [path];
+  }
+  if (process.platform === "darwin") return whichArgs("open");
+  if (process.platform === "win32") return ["cmd", "/c", "start", '""'];
+  return whichArgs("xdg-open") ?? whichArgs("wslview");
+}
+
+function whichArgs(name: string): string[] | undefined {
+  const path = Bun.which(name);
+  return path ? [path] : undefined;
+}
+
+/**
+ * Opens `url` without waiting for the browser; returns false when there is no
+ * opener, so the caller can print the URL instead.
+ */
+export function openUrl(url: string, env: Record<string, string | undefined> = process.env): boolean {
+  const command = opener(env);
+  if (!command) return false;
+  try {
+    const child = Bun.spawn([...command, url], {
+      stdio: ["ignore", "ignore", "ignore"],
+      env: env as Record<string, string>,
+    });
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The URL a browser should open for a server bound to `host:port` (wildcard addresses become localhost). */
+export function browserUrl(host: string, port: number): string {
+  const shown = host === "0.0.0.0" || host === "::" || host === "" ? "localhost" : host;
+  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/`;
+}

@@ -1,0 +1,124 @@
+import { Renderable } from "./bodies.ts";
+import { Response } from "./response.ts";
+
+type WebResponse = globalThis.Response;
+
+const TEXT = "text/plain; charset=utf-8";
+const JSON_TYPE = "application/json";
+const BINARY = "application/octet-stream";
+const DICT_KEYS = new Set(["statusCode", "description", "type", "headers"]);
+const DICT_TYPES: Record<string, string> = {
+  text: TEXT,
+  json: JSON_TYPE,
+  html: "text/html; charset=utf-8",
+  binary: BINARY,
+};
+
+/**
+ * Turns whatever a handler returned into the Web response Bun sends (DESIGN §1,
+ * "Return values"). Cheapest cases first: this runs on every request.
+ */
+export function toWebResponse(value: unknown, request: globalThis.Request): WebResponse | Promise<WebResponse> {
+  if (typeof value === "string") return new globalThis.Response(value, { headers: { "content-type": TEXT } });
+  if (value === undefined || value === null) return new globalThis.Response(null, { status: 204 });
+  if (typeof value !== "object") return jsonResponse(value, 200);
+  if (value instanceof globalThis.Response) return value;
+  if (value instanceof Response) return value.toWeb();
+  if (value instanceof Renderable) return value.render(request);
+  if (Array.isArray(value)) {
+    if (isStatusPair(value)) return withStatus(toWebResponse(value[0], request), value[1] as number);
+    return jsonResponse(value, 200);
+  }
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+    return new globalThis.Response(value as Uint8Array<ArrayBuffer>, { headers: { "content-type": BINARY } });
+  }
+  if (value instanceof Blob) return new globalThis.Response(value);
+  if (value instanceof ReadableStream) return new globalThis.Response(value, { headers: { "content-type": BINARY } });
+  if (isStreamable(value)) return streamableResponse(value, request);
+  if (isDictionaryResponse(value)) return dictionaryResponse(value);
+  return jsonResponse(value, 200);
+}
+
+/** The webfw `Response` that after-request middlewares receive. */
+export async function toWebfwResponse(value: unknown, request: globalThis.Request): Promise<Response> {
+  if (value instanceof Response) return value;
+  if (typeof value === "string") return new Response(200, { "content-type": TEXT }, value);
+  return Response.fromWeb(await toWebResponse(value, request));
+}
+
+function jsonResponse(value: unknown, status: number): WebResponse {
+  return new globalThis.Response(JSON.stringify(value), { status, headers: { "content-type": JSON_TYPE } });
+}
+
+/** `[body, status]`: exactly two items, the second an integer status code. */
+function isStatusPair(value: unknown[]): boolean {
+  const status = value[1];
+  return value.length === 2 && typeof status === "number" && Number.isInteger(status) && status >= 100 && status <= 599;
+}
+
+function withStatus(response: WebResponse | Promise<WebResponse>, status: number): WebResponse | Promise<WebResponse> {
+  if (response instanceof Promise) return response.then((r) => withStatus(r, status) as WebResponse);
+  const noBody = status === 204 || status === 304 || status < 200;
+  return new globalThis.Response(noBody ? null : response.body, { status, headers: response.headers });
+}
+
+interface DictionaryResponse {
+  statusCode: number;
+  description: string | Uint8Array;
+  type?: string;
+  headers?: Record<string, string>;
+}
+
+function isDictionaryResponse(value: object): value is DictionaryResponse {
+  if (!("statusCode" in value) || !("description" in value)) return false;
+  for (const key of Object.keys(value)) if (!DICT_KEYS.has(key)) return false;
+  const dict = value as Record<string, unknown>;
+  return (
+    typeof dict.statusCode === "number" &&
+    (typeof dict.description === "string" || dict.description instanceof Uint8Array) &&
+    (dict.type === undefined || typeof dict.type === "string") &&
+    (dict.headers === undefined || (typeof dict.headers === "object" && dict.headers !== null))
+  );
+}
+
+function dictionaryResponse(dict: DictionaryResponse): WebResponse {
+  const response = new Response(dict.statusCode, dict.headers ?? {}, dict.description);
+  if (!response.headers.has("content-type")) {
+    const type = dict.type ? DICT_TYPES[dict.type.toLowerCase()] : undefined;
+    response.headers.set("content-type", type ?? TEXT);
+  }
+  if (dict.type?.toLowerCase() === "json" && typeof dict.description !== "string") {
+    response.description = new TextDecoder().decode(dict.description);
+  }
+  return response.toWeb();
+}
+
+type Streamable = AsyncIterable<unknown> & { return?: (value?: unknown) => unknown };
+
+function isStreamable(value: object): value is Streamable {
+  return Symbol.asyncIterator in value;
+}
+
+/** Async generators stream: strings as UTF-8, bytes as is, anything else as one JSON line. */
+function streamableResponse(source: Streamable, request: globalThis.Request): WebResponse {
+  const encoder = new TextEncoder();
+  const iterator = source[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await iterator.next();
+        if (done) return controller.close();
+        if (typeof value === "string") controller.enqueue(encoder.encode(value));
+        else if (value instanceof Uint8Array) controller.enqueue(value);
+        else controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  request.signal?.addEventListener("abort", () => void iterator.return?.(), { once: true });
+  return new globalThis.Response(stream, { headers: { "content-type": BINARY } });
+}

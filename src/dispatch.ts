@@ -1,0 +1,273 @@
+import type { Server } from "bun";
+import { ArgError, type ArgSpec, ObjectSpec } from "./args/t.ts";
+import type { AuthenticationHandler } from "./auth.ts";
+import { isFormContentType, parseForm } from "./body/forms.ts";
+import type { FormLimits } from "./body/forms.ts";
+import { readBody } from "./body/read-body.ts";
+import { toWebfwResponse, toWebResponse } from "./convert.ts";
+import { defaultErrorResponse, type ErrorLogger } from "./error-response.ts";
+import { HttpError } from "./errors.ts";
+import { applyHeaderRules, type HeaderRule } from "./header-rules.ts";
+import type { AfterMiddleware, BeforeMiddleware } from "./middleware.ts";
+import { Request } from "./request.ts";
+import { Response } from "./response.ts";
+import type { BodySchema } from "./route.ts";
+import { isStandardSchema, issuePath } from "./standard-schema.ts";
+
+type WebResponse = globalThis.Response;
+export type Params = Record<string, string>;
+
+/** The compiled request handler of one method on one pattern. */
+export type Dispatcher = (
+  raw: globalThis.Request,
+  server: Server<unknown> | null,
+  params: Params,
+) => WebResponse | Promise<WebResponse>;
+
+/** Application-wide settings every dispatcher reads. */
+export interface PipelineConfig {
+  maxBodySize: number;
+  formLimits: FormLimits;
+  requestHeaders: HeaderRule[];
+  responseHeaders: HeaderRule[];
+  excludedHeaderPaths: Set<string>;
+  globalDependencies: Record<string, unknown>;
+  exceptionHandler: ((error: unknown, request: Request) => unknown) | null;
+  logError: ErrorLogger;
+  dev: boolean;
+}
+
+/** Everything one route needs, resolved from its routers at start. */
+export interface RoutePlan {
+  pattern: string;
+  method: string;
+  handler: (request: Request) => unknown;
+  before: BeforeMiddleware[];
+  after: AfterMiddleware[];
+  auth: AuthenticationHandler | null;
+  authRequired: boolean;
+  args: Record<string, ArgSpec<unknown>> | null;
+  pathParamNames: string[];
+  body: BodySchema<unknown> | null;
+  routerDependencies: Record<string, unknown>;
+  /** Runs the handler somewhere else (the worker pool); default: call it inline. */
+  invoke?: (request: Request) => unknown;
+}
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * Builds the dispatcher of one route with only the steps it needs (DESIGN §2):
+ * request headers ▶ body ▶ before middlewares ▶ auth ▶ typed args ▶ body
+ * schema ▶ handler ▶ conversion ▶ after middlewares ▶ response headers.
+ */
+export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatcher {
+  const handler = plan.invoke ?? plan.handler;
+  const readsBody = BODY_METHODS.has(plan.method);
+  const headersExcluded = config.excludedHeaderPaths.has(plan.pattern);
+  const responseRules = headersExcluded ? [] : config.responseHeaders;
+  const checkExcludedPath = !headersExcluded && config.excludedHeaderPaths.size > 0 && plan.pathParamNames.length > 0;
+  const bare =
+    plan.before.length === 0 &&
+    plan.after.length === 0 &&
+    plan.auth === null &&
+    plan.args === null &&
+    plan.body === null &&
+    config.requestHeaders.length === 0 &&
+    responseRules.length === 0 &&
+    !readsBody;
+
+  const finish = (response: WebResponse, raw: globalThis.Request): WebResponse => {
+    if (responseRules.length === 0) return response;
+    if (checkExcludedPath && config.excludedHeaderPaths.has(normalisedPath(raw.url))) return response;
+    return withHeaderRules(response, responseRules);
+  };
+
+  const fail = (error: unknown, request: Request): Promise<WebResponse> =>
+    errorResponse(error, request, plan.after, config).then((response) => finish(response, request.raw));
+
+  if (bare) {
+    // The hot path: nothing runs around the handler, so skip the async machinery.
+    return (raw, server, params) => {
+      const request = new Request(raw, params, server);
+      request.globalDependencies = config.globalDependencies;
+      request.routerDependencies = plan.routerDependencies;
+      try {
+        const value = handler(request);
+        if (value instanceof Promise) {
+          return value.then(
+            (resolved) => toWebResponse(resolved, raw),
+            (error) => fail(error, request),
+          );
+        }
+        const response = toWebResponse(value, raw);
+        return response instanceof Promise ? response.catch((error) => fail(error, request)) : response;
+      } catch (error) {
+        return fail(error, request);
+      }
+    };
+  }
+
+  return async (raw, server, params) => {
+    let request = new Request(raw, params, server);
+    request.globalDependencies = config.globalDependencies;
+    request.routerDependencies = plan.routerDependencies;
+    try {
+      if (config.requestHeaders.length > 0) applyHeaderRules(request.headers.raw, config.requestHeaders);
+      if (readsBody) await loadBody(request, config);
+      for (const middleware of plan.before) {
+        const result = await middleware(request);
+        if (result === undefined || result === null) continue;
+        if (result instanceof Request) request = result;
+        else if (result instanceof Response) return finish(result.toWeb(), raw);
+        else if (result instanceof globalThis.Response) return finish(result, raw);
+        else throw new TypeError("a before-request middleware must return a Request, a Response or nothing");
+      }
+      if (plan.auth) await authenticate(request, plan.auth, plan.authRequired);
+      if (plan.args) request.args = parseArgs(request, plan.args, plan.pathParamNames);
+      if (plan.body) request.parsedBody = await validateBody(request, plan.body);
+      const value = await handler(request);
+      if (plan.after.length === 0) return finish(await toWebResponse(value, raw), raw);
+      const response = await runAfter(await toWebfwResponse(value, raw), request, plan.after);
+      return finish(response.toWeb(), raw);
+    } catch (error) {
+      return fail(error, request);
+    }
+  };
+}
+
+async function loadBody(request: Request, config: PipelineConfig): Promise<void> {
+  request.bodyBytes = await readBody(request.raw, config.maxBodySize);
+  const contentType = request.raw.headers.get("content-type");
+  if (request.bodyBytes.length > 0 && isFormContentType(contentType)) {
+    request.form = await parseForm(request.bodyBytes, contentType as string, config.formLimits);
+  }
+}
+
+async function authenticate(request: Request, auth: AuthenticationHandler, required: boolean): Promise<void> {
+  // On routes that do not require it, authentication runs only when a credential is present.
+  if (required || auth.tokenGetter.getToken(request) !== null) {
+    let identity = null;
+    try {
+      identity = await auth.authenticate(request);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      // A token the application cannot even parse is bad input: not authenticated, not a crash.
+      identity = null;
+    }
+    request.identity = identity ?? null;
+  }
+  if (required && request.identity === null) {
+    throw new HttpError(401, "Unauthorized", { "www-authenticate": auth.challenge });
+  }
+}
+
+function parseArgs(request: Request, specs: Record<string, ArgSpec<unknown>>, pathParams: string[]) {
+  const args: Record<string, unknown> = {};
+  for (const name in specs) {
+    const spec = specs[name] as ArgSpec<unknown>;
+    const raw = pathParams.includes(name)
+      ? [(request.pathParams as Record<string, string>)[name] as string]
+      : request.queryParams.getList(name);
+    args[name] = spec.parse(raw, name);
+  }
+  return args;
+}
+
+async function validateBody(request: Request, schema: BodySchema<unknown>): Promise<unknown> {
+  const contentType = request.raw.headers.get("content-type");
+  const input = isFormContentType(contentType) ? request.formData : request.json();
+  if (isStandardSchema(schema)) {
+    const result = await schema["~standard"].validate(input);
+    if (result.issues) {
+      throw unprocessable(result.issues.map((issue) => ({ path: issuePath(issue), message: issue.message })));
+    }
+    return result.value;
+  }
+  if (schema instanceof ObjectSpec) {
+    const result = schema.validate(input);
+    if ("issues" in result) throw unprocessable(result.issues);
+    return result.value;
+  }
+  try {
+    return schema.fromJson(input, "body");
+  } catch (error) {
+    if (error instanceof ArgError) throw unprocessable([{ path: error.argument, message: error.message }]);
+    throw error;
+  }
+}
+
+/** 422 with the validation issues as JSON. */
+export class ValidationError extends HttpError {
+  readonly issues: { path: string; message: string }[];
+  constructor(issues: { path: string; message: string }[]) {
+    super(422, "Unprocessable Entity");
+    this.issues = issues;
+  }
+}
+
+function unprocessable(issues: { path: string; message: string }[]): ValidationError {
+  return new ValidationError(issues);
+}
+
+async function runAfter(response: Response, request: Request, after: AfterMiddleware[]): Promise<Response> {
+  let current = response;
+  for (const middleware of after) {
+    const result = await middleware(current, request);
+    if (result instanceof Response) current = result;
+    else if (result instanceof globalThis.Response) current = await Response.fromWeb(result);
+    else if (result !== undefined && result !== null) {
+      throw new TypeError("an after-request middleware must return a Response or nothing");
+    }
+  }
+  return current;
+}
+
+/** Builds the response for an error: the app's exception handler if any, else the default contract; then after middlewares. */
+async function errorResponse(
+  error: unknown,
+  request: Request,
+  after: AfterMiddleware[],
+  config: PipelineConfig,
+): Promise<WebResponse> {
+  let response: WebResponse;
+  try {
+    if (error instanceof ValidationError) {
+      response = globalThis.Response.json({ detail: error.message, issues: error.issues }, { status: 422 });
+    } else if (config.exceptionHandler) {
+      response = await toWebResponse(await config.exceptionHandler(error, request), request.raw);
+    } else response = defaultErrorResponse(error, request.raw, config.logError, config.dev);
+  } catch (handlerError) {
+    response = defaultErrorResponse(handlerError, request.raw, config.logError, config.dev);
+  }
+  if (after.length === 0) return response;
+  try {
+    return (await runAfter(await Response.fromWeb(response), request, after)).toWeb();
+  } catch (afterError) {
+    return defaultErrorResponse(afterError, request.raw, config.logError, config.dev);
+  }
+}
+
+/** Adds the application's response headers; copies the response if its headers are immutable. */
+export function withHeaderRules(response: WebResponse, rules: readonly HeaderRule[]): WebResponse {
+  try {
+    applyHeaderRules(response.headers, rules);
+    return response;
+  } catch {
+    const copy = new globalThis.Response(response.body, response);
+    applyHeaderRules(copy.headers, rules);
+    return copy;
+  }
+}
+
+/** The request path without query, without a trailing slash (except the root). */
+export function normalisedPath(href: string): string {
+  const start = href.indexOf("/", href.indexOf("//") + 2);
+  if (start === -1) return "/";
+  let end = href.indexOf("?", start);
+  if (end === -1) end = href.length;
+  const hash = href.indexOf("#", start);
+  if (hash !== -1 && hash < end) end = hash;
+  if (end - start > 1 && href.charCodeAt(end - 1) === 47) end--;
+  return href.slice(start, end);
+}

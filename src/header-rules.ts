@@ -1,0 +1,20 @@
+/** One application-wide header operation, applied in registration order. */
+export interface HeaderRule {
+  name: string;
+  value: string;
+  /** `append` adds another value; `set` replaces any value already there. */
+  mode: "append" | "set";
+}
+
+export function applyHeaderRules(headers: globalThis.Headers, rules: readonly HeaderRule[]): void {
+  for (const rule of rules) {
+    if (rule.mode === "append") headers.append(rule.name, rule.value);
+    else headers.set(rule.name, rule.value);
+  }
+}
+
+/** Validates a header at configuration time, so a CR/LF never reaches a response. */
+export function checkedRule(name: string, value: string, mode: HeaderRule["mode"]): HeaderRule {
+  new globalThis.Headers().set(name, value); // throws TypeError on invalid names or CR/LF in values
+  return { name, value, mode };
+}

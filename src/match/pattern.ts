@@ -1,0 +1,143 @@
+/**
+ * Route-pattern parsing shared by every matching engine, so that `js`, `ffi`
+ * and `bun` agree on what a pattern means before they disagree on speed.
+ */
+
+/** One parsed pattern segment. */
+export type PatternSegment =
+  | { kind: "static"; value: string }
+  | { kind: "param"; name: string }
+  | { kind: "wildcard"; name: string };
+
+export interface ParsedPattern {
+  /** The pattern exactly as given to `add()`. */
+  pattern: string;
+  /** Segments of the normalised pattern; static values already percent-encoded. */
+  segments: PatternSegment[];
+  /** Capture names in path order; a wildcard, if any, is last. */
+  names: string[];
+  /** The normalised, encoded pattern: what the engines key their tables by. */
+  canonical: string;
+  /** True when every segment is static (eligible for the whole-path map). */
+  isStatic: boolean;
+}
+
+/**
+ * Strips one trailing slash (except for the root) and ensures a leading slash.
+ * Request paths reach the matchers in this form.
+ */
+export function normalisePath(path: string): string {
+  if (path === "" || path === "/") return "/";
+  let p = path.charCodeAt(0) === 47 ? path : `/${path}`;
+  if (p.length > 1 && p.charCodeAt(p.length - 1) === 47) p = p.slice(0, -1);
+  return p;
+}
+
+const HEX = "0123456789ABCDEF";
+const utf8 = new TextEncoder();
+
+/**
+ * True for the characters a WHATWG URL parser percent-encodes in a path
+ * (C0 controls, space, `"#<>?^\`{}`, DEL and everything non-ASCII). Requests
+ * arrive encoded that way, so registered static segments must be too.
+ */
+function mustEncode(code: number): boolean {
+  if (code <= 0x20 || code >= 0x7f) return true;
+  return (
+    code === 0x22 || // "
+    code === 0x23 || // #
+    code === 0x3c || // <
+    code === 0x3e || // >
+    code === 0x3f || // ?
+    code === 0x5e || // ^
+    code === 0x60 || // `
+    code === 0x7b || // {
+    code === 0x7d // }
+  );
+}
+
+/**
+ * Percent-encodes a registered static segment the way a URL parser encodes a
+ * request path, leaving existing `%XX` escapes alone, so `/café` registered
+ * matches the raw request path `/caf%C3%A9`.
+ */
+export function encodeStaticSegment(segment: string): string {
+  let plain = true;
+  for (let i = 0; i < segment.length; i++) {
+    if (mustEncode(segment.charCodeAt(i))) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return segment;
+  let out = "";
+  for (const ch of segment) {
+    const code = ch.codePointAt(0)!;
+    if (!mustEncode(code)) {
+      out += ch;
+      continue;
+    }
+    for (const byte of utf8.encode(ch)) out += `%${HEX[byte >> 4]}${HEX[byte & 15]}`;
+  }
+  return out;
+}
+
+/** Splits a pattern into its raw segment strings (after normalisation); the root has none. */
+export function splitPattern(pattern: string): string[] {
+  const p = normalisePath(pattern);
+  return p === "/" ? [] : p.slice(1).split("/");
+}
+
+/**
+ * Parses and validates a pattern. Throws an `Error` naming the pattern for an
+ * empty segment (`//`), an empty or repeated parameter name, or a wildcard
+ * that is not the last segment.
+ */
+export function parsePattern(pattern: string): ParsedPattern {
+  const raw = splitPattern(pattern);
+  const segments: PatternSegment[] = [];
+  const names: string[] = [];
+  let isStatic = true;
+  for (let i = 0; i < raw.length; i++) {
+    const seg = raw[i]!;
+    if (seg === "") throw new Error(`invalid route pattern ${JSON.stringify(pattern)}: empty segment`);
+    const first = seg.charCodeAt(0);
+    if (first === 58 /* : */) {
+      const name = seg.slice(1);
+      if (name === "")
+        throw new Error(`invalid route pattern ${JSON.stringify(pattern)}: empty parameter name`);
+      if (names.includes(name)) {
+        throw new Error(
+          `invalid route pattern ${JSON.stringify(pattern)}: parameter "${name}" appears twice`,
+        );
+      }
+      names.push(name);
+      segments.push({ kind: "param", name });
+      isStatic = false;
+    } else if (first === 42 /* * */) {
+      if (i !== raw.length - 1) {
+        throw new Error(
+          `invalid route pattern ${JSON.stringify(pattern)}: a *wildcard must be the last segment`,
+        );
+      }
+      // A bare `*` is allowed (Bun's own spelling); its capture is named "*".
+      const name = seg.length > 1 ? seg.slice(1) : "*";
+      if (names.includes(name)) {
+        throw new Error(
+          `invalid route pattern ${JSON.stringify(pattern)}: parameter "${name}" appears twice`,
+        );
+      }
+      names.push(name);
+      segments.push({ kind: "wildcard", name });
+      isStatic = false;
+    } else {
+      segments.push({ kind: "static", value: encodeStaticSegment(seg) });
+    }
+  }
+  const canonical = `/${segments
+    .map((s) =>
+      s.kind === "static" ? s.value : s.kind === "param" ? `:${s.name}` : s.name === "*" ? "*" : `*${s.name}`,
+    )
+    .join("/")}`;
+  return { pattern, segments, names, canonical, isStatic };
+}

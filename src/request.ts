@@ -1,0 +1,133 @@
+import type { Server } from "bun";
+import { parseCookies } from "./cookies.ts";
+import { Headers } from "./headers.ts";
+import type { Identity } from "./identity.ts";
+import { parseJson } from "./json.ts";
+import { QueryParams } from "./query-params.ts";
+import { Url } from "./url.ts";
+
+const EMPTY = new Uint8Array(0);
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The request a handler receives (spec `Request`). Everything is parsed on
+ * first access; the body is read before the handler runs only for methods
+ * that carry one.
+ */
+export class Request<
+  P extends Record<string, string> = Record<string, string>,
+  A = Record<string, unknown>,
+  B = unknown,
+> {
+  /** The Web request underneath (Bun's). */
+  readonly raw: globalThis.Request;
+  method: string;
+  pathParams: P;
+  /** Set by authentication; `null` when not authenticated. */
+  identity: Identity | null = null;
+  /** Typed arguments of the route's `args` option. */
+  args: A = {} as A;
+  /** The body validated by the route's `body` option. */
+  parsedBody: B = undefined as B;
+  globalDependencies: Record<string, unknown> = {};
+  routerDependencies: Record<string, unknown> = {};
+  /** Per-request state for middlewares (sessions, timing, …). */
+  readonly state: Record<string, unknown> = {};
+
+  /** @internal */ server: Server<unknown> | null;
+  /** @internal */ bodyBytes: Uint8Array = EMPTY;
+  /** @internal */ form: { fields: Record<string, string>; files: Record<string, Uint8Array> } | null = null;
+  private cachedUrl: Url | null = null;
+  private cachedQuery: QueryParams | null = null;
+  private cachedHeaders: Headers | null = null;
+  private cachedCookies: Record<string, string> | null = null;
+  private cachedBody: string | Uint8Array | null = null;
+  private cachedIp: string | null | undefined = undefined;
+
+  constructor(raw: globalThis.Request, pathParams: P, server: Server<unknown> | null = null) {
+    this.raw = raw;
+    this.method = raw.method;
+    this.pathParams = pathParams;
+    this.server = server;
+  }
+
+  get url(): Url {
+    this.cachedUrl ??= Url.parse(this.raw.url);
+    return this.cachedUrl;
+  }
+
+  get queryParams(): QueryParams {
+    this.cachedQuery ??= new QueryParams(this.url.query);
+    return this.cachedQuery;
+  }
+  set queryParams(value: QueryParams) {
+    this.cachedQuery = value;
+  }
+
+  get headers(): Headers {
+    this.cachedHeaders ??= new Headers(this.raw.headers);
+    return this.cachedHeaders;
+  }
+  set headers(value: Headers) {
+    this.cachedHeaders = value;
+    this.cachedCookies = null;
+  }
+
+  /** Cookies sent by the client, name to value. */
+  get cookies(): Record<string, string> {
+    this.cachedCookies ??= parseCookies(this.headers.get("cookie"));
+    return this.cachedCookies;
+  }
+
+  /** The raw body: a string when it is valid UTF-8, else the bytes; `""` when empty. */
+  get body(): string | Uint8Array {
+    if (this.cachedBody === null) {
+      if (this.bodyBytes.length === 0) this.cachedBody = "";
+      else {
+        try {
+          this.cachedBody = utf8.decode(this.bodyBytes);
+        } catch {
+          this.cachedBody = this.bodyBytes;
+        }
+      }
+    }
+    return this.cachedBody;
+  }
+  set body(value: string | Uint8Array) {
+    this.cachedBody = value;
+    this.bodyBytes = typeof value === "string" ? new TextEncoder().encode(value) : value;
+  }
+
+  /** Form fields of an urlencoded or multipart body. */
+  get formData(): Record<string, string> {
+    return this.form?.fields ?? {};
+  }
+
+  /** Uploaded files of a multipart body, keyed by file name. */
+  get files(): Record<string, Uint8Array> {
+    return this.form?.files ?? {};
+  }
+
+  /** The client's address, from the socket. */
+  get ipAddr(): string | null {
+    if (this.cachedIp === undefined) this.cachedIp = this.server?.requestIP(this.raw)?.address ?? null;
+    return this.cachedIp;
+  }
+  set ipAddr(value: string | null) {
+    this.cachedIp = value;
+  }
+
+  /**
+   * The body parsed as JSON, types preserved; nesting is limited to 128 levels.
+   * Throws `BadRequestError` (400 when not caught) on invalid JSON.
+   */
+  json<T = unknown>(): T {
+    const text = typeof this.body === "string" ? this.body : new TextDecoder().decode(this.bodyBytes);
+    return parseJson(text) as T;
+  }
+
+  /** The body as text, whatever its encoding (invalid UTF-8 becomes U+FFFD). */
+  text(): string {
+    return typeof this.body === "string" ? this.body : new TextDecoder().decode(this.bodyBytes);
+  }
+}

@@ -1,0 +1,64 @@
+import { type CookieOptions, serializeCookie } from "./cookies.ts";
+import { Headers } from "./headers.ts";
+
+const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
+
+/**
+ * The spec's `Response(status_code, headers, description)`. After-request
+ * middlewares receive one of these, whatever the handler returned.
+ */
+export class Response {
+  statusCode: number;
+  headers: Headers;
+  /** Text or bytes of the body. Empty for streamed bodies (files, streams), which live in `stream`. */
+  description: string | Uint8Array;
+  /** A body that is not held in memory (a file, a stream); used when set, instead of `description`. */
+  stream: ReadableStream<Uint8Array> | Blob | null = null;
+
+  constructor(
+    statusCode = 200,
+    headers: Headers | Record<string, string> | globalThis.Headers = {},
+    description: string | Uint8Array = "",
+  ) {
+    this.statusCode = statusCode;
+    this.headers = headers instanceof Headers ? headers : new Headers(headers);
+    this.description = description;
+  }
+
+  /** Adds a `Set-Cookie` header; several cookies give several headers. */
+  setCookie(key: string, value: string, options: CookieOptions = {}): this {
+    this.headers.append("set-cookie", serializeCookie(key, value, { path: "/", ...options }));
+    return this;
+  }
+
+  /** Tells the client to drop a cookie (same `path`/`domain` as when it was set). */
+  deleteCookie(key: string, options: Pick<CookieOptions, "path" | "domain"> = {}): this {
+    return this.setCookie(key, "", { ...options, maxAge: 0, expires: new Date(0) });
+  }
+
+  /** The Web response Bun sends. */
+  toWeb(): globalThis.Response {
+    const headers = this.headers.raw;
+    const noBody = this.statusCode === 204 || this.statusCode === 304 || this.statusCode < 200;
+    if (!headers.has("content-type") && !noBody && this.stream === null) {
+      headers.set(
+        "content-type",
+        typeof this.description === "string" ? "text/plain; charset=utf-8" : "application/octet-stream",
+      );
+    }
+    const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
+    return new globalThis.Response(body, { status: this.statusCode, headers });
+  }
+
+  /** Wraps a Web response; textual bodies are read so that `description` is usable. */
+  static async fromWeb(web: globalThis.Response): Promise<Response> {
+    const response = new Response(web.status, new Headers(new globalThis.Headers(web.headers)));
+    if (web.body === null) return response;
+    const type = web.headers.get("content-type") ?? "";
+    if (TEXTUAL.test(type)) response.description = await web.text();
+    else if (web.headers.has("content-length") && !(web.body instanceof ReadableStream)) {
+      response.description = new Uint8Array(await web.arrayBuffer());
+    } else response.stream = web.body;
+    return response;
+  }
+}

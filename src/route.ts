@@ -1,0 +1,108 @@
+import type { ArgShape, ArgSpec, InferArgs } from "./args/t.ts";
+import type { Request } from "./request.ts";
+import type { StandardSchemaV1 } from "./standard-schema.ts";
+
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "CONNECT", "TRACE"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+type SegmentParam<S extends string> = S extends `:${infer Name}`
+  ? Name
+  : S extends `*${infer Name}`
+    ? Name extends ""
+      ? never
+      : Name
+    : never;
+type ParamNames<P extends string> = P extends `${infer Head}/${infer Tail}`
+  ? SegmentParam<Head> | ParamNames<Tail>
+  : SegmentParam<P>;
+
+/** Path parameter names inferred from a path literal: `/u/:id/*rest` gives `{ id: string; rest: string }`. */
+export type PathParamsOf<P extends string> = string extends P
+  ? Record<string, string>
+  : { [K in ParamNames<P>]: string };
+
+/** What the `body` option accepts: a Standard Schema validator (zod, valibot, …) or `t.object(...)`. */
+export type BodySchema<B> = StandardSchemaV1<unknown, B> | ArgSpec<B>;
+
+export type EmptyArgs = Record<never, ArgSpec<unknown>>;
+
+export interface RouteOptions<A extends ArgShape = EmptyArgs, B = unknown> {
+  /** Run only for authenticated requests; otherwise 401. */
+  authRequired?: boolean;
+  /** Compute the response once at start and serve it as a static response. */
+  const?: boolean;
+  /** Typed arguments read from the path parameter of that name, else the query string. */
+  args?: A;
+  /** Validates the JSON body (422 with the issues when invalid); the result is `request.parsedBody`. */
+  body?: BodySchema<B>;
+  /** Run a synchronous handler on the worker pool (`true`) or inline (`false`); default: pool when `--workers > 1`. */
+  offload?: boolean;
+  /** OpenAPI: a one-line summary. */
+  summary?: string;
+  /** OpenAPI: a longer description. */
+  description?: string;
+  /** OpenAPI: tags (sub-router prefixes are added automatically). */
+  tags?: string[];
+  /** OpenAPI: mark the operation deprecated. */
+  deprecated?: boolean;
+  /** OpenAPI: leave the route out of the document (default true). */
+  includeInSchema?: boolean;
+  /** OpenAPI: documented responses, status to description. */
+  responses?: Record<string, string>;
+}
+
+export type Handler<P extends string = string, A = Record<string, unknown>, B = unknown> = (
+  request: Request<PathParamsOf<P>, A, B>,
+) => unknown;
+
+/** A route as registered, before compilation. */
+export interface RouteRecord {
+  method: HttpMethod;
+  /** The full pattern including every router prefix. */
+  path: string;
+  handler: Handler<string, unknown, unknown>;
+  options: RouteOptions<ArgShape, unknown>;
+}
+
+export type InferRouteArgs<A> = A extends ArgShape ? InferArgs<A> : Record<string, unknown>;
+
+/** Joins a router prefix and a path: `/api` + `/users/` gives `/api/users`. */
+export function joinPath(prefix: string, path: string): string {
+  const joined = `${prefix.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+  return normalisePattern(joined);
+}
+
+/** Leading slash, no trailing slash (except the root), no empty segments. */
+export function normalisePattern(path: string): string {
+  const trimmed = path.replace(/\/{2,}/g, "/").replace(/\/+$/, "");
+  if (trimmed === "") return "/";
+  return trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}
+
+/** Parameter names of a pattern, in order. */
+export function patternParams(pattern: string): string[] {
+  const names: string[] = [];
+  for (const segment of pattern.split("/")) {
+    if (segment.startsWith(":") || segment.startsWith("*")) names.push(segment.slice(1));
+  }
+  return names;
+}
+
+/** Checks a pattern's shape at registration; throws with the reason. */
+export function validatePattern(pattern: string): void {
+  const segments = pattern.split("/").slice(1);
+  const seen = new Set<string>();
+  segments.forEach((segment, index) => {
+    if (segment.startsWith(":") || segment.startsWith("*")) {
+      const name = segment.slice(1);
+      if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`invalid parameter name '${segment}' in route '${pattern}'`);
+      if (seen.has(name)) throw new Error(`duplicate parameter '${name}' in route '${pattern}'`);
+      seen.add(name);
+      if (segment.startsWith("*") && index !== segments.length - 1) {
+        throw new Error(`wildcard '${segment}' must be the last segment of route '${pattern}'`);
+      }
+    } else if (segment.includes(":") || segment.includes("*")) {
+      throw new Error(`'${segment}' in route '${pattern}': parameters take a whole segment`);
+    }
+  });
+}

@@ -1,0 +1,164 @@
+import type { ArgShape } from "./args/t.ts";
+import type { AuthenticationHandler } from "./auth.ts";
+import type { AfterMiddleware, BeforeMiddleware, ScopedMiddleware } from "./middleware.ts";
+import {
+  type EmptyArgs,
+  type Handler,
+  HTTP_METHODS,
+  type HttpMethod,
+  type InferRouteArgs,
+  joinPath,
+  type RouteOptions,
+  type RouteRecord,
+  validatePattern,
+} from "./route.ts";
+
+type RouteMethod = <P extends string, A extends ArgShape = EmptyArgs, B = unknown>(
+  path: P,
+  handler: Handler<P, InferRouteArgs<A>, B>,
+  options?: RouteOptions<A, B>,
+) => RouterBase;
+
+/**
+ * Registration API shared by the app and sub-routers: routes, scoped
+ * middlewares, dependencies, authentication, nesting.
+ */
+export class RouterBase {
+  readonly prefix: string;
+  /** @internal */ readonly routes: RouteRecord[] = [];
+  /** @internal */ readonly before: ScopedMiddleware<BeforeMiddleware>[] = [];
+  /** @internal */ readonly after: ScopedMiddleware<AfterMiddleware>[] = [];
+  /** @internal */ readonly children: RouterBase[] = [];
+  /** @internal */ dependencies: Record<string, unknown> = {};
+  /** @internal */ authHandler: AuthenticationHandler | null = null;
+  /** @internal */ parent: RouterBase | null = null;
+
+  constructor(prefix = "") {
+    this.prefix = prefix === "" || prefix === "/" ? "" : joinPath("", prefix);
+  }
+
+  readonly get: RouteMethod = (path, handler, options) => this.addRoute("GET", path, handler, options);
+  readonly post: RouteMethod = (path, handler, options) => this.addRoute("POST", path, handler, options);
+  readonly put: RouteMethod = (path, handler, options) => this.addRoute("PUT", path, handler, options);
+  readonly patch: RouteMethod = (path, handler, options) => this.addRoute("PATCH", path, handler, options);
+  readonly delete: RouteMethod = (path, handler, options) => this.addRoute("DELETE", path, handler, options);
+  readonly head: RouteMethod = (path, handler, options) => this.addRoute("HEAD", path, handler, options);
+  readonly options: RouteMethod = (path, handler, options) => this.addRoute("OPTIONS", path, handler, options);
+  readonly connect: RouteMethod = (path, handler, options) => this.addRoute("CONNECT", path, handler, options);
+  readonly trace: RouteMethod = (path, handler, options) => this.addRoute("TRACE", path, handler, options);
+
+  /** Registers a handler for a method and path; a second registration of the same method and path is an error. */
+  addRoute<P extends string, A extends ArgShape = EmptyArgs, B = unknown>(
+    method: HttpMethod | Lowercase<HttpMethod>,
+    path: P,
+    handler: Handler<P, InferRouteArgs<A>, B>,
+    options: RouteOptions<A, B> = {},
+  ): this {
+    const upper = method.toUpperCase() as HttpMethod;
+    if (!HTTP_METHODS.includes(upper)) throw new Error(`unknown HTTP method '${method}'`);
+    if (typeof handler !== "function") throw new TypeError(`handler of ${upper} ${path} is not a function`);
+    const full = joinPath(this.prefix, path);
+    validatePattern(full);
+    this.root().claim(upper, full);
+    this.routes.push({
+      method: upper,
+      path: full,
+      handler: handler as Handler<string, unknown, unknown>,
+      options: options as RouteOptions<ArgShape, unknown>,
+    });
+    return this;
+  }
+
+  /** `beforeRequest(fn)` for every route of this router, or `beforeRequest(path, fn)` for one path (all methods). */
+  beforeRequest(fn: BeforeMiddleware): this;
+  beforeRequest(path: string, fn: BeforeMiddleware): this;
+  beforeRequest(pathOrFn: string | BeforeMiddleware, fn?: BeforeMiddleware): this {
+    this.before.push(this.scoped(pathOrFn, fn));
+    return this;
+  }
+
+  /** `afterRequest(fn)` for every route of this router, or `afterRequest(path, fn)` for one path (all methods). */
+  afterRequest(fn: AfterMiddleware): this;
+  afterRequest(path: string, fn: AfterMiddleware): this;
+  afterRequest(pathOrFn: string | AfterMiddleware, fn?: AfterMiddleware): this {
+    this.after.push(this.scoped(pathOrFn, fn));
+    return this;
+  }
+
+  /** Values handed to this router's requests as `request.routerDependencies`. */
+  inject(values: Record<string, unknown>): this {
+    this.dependencies = { ...this.dependencies, ...values };
+    return this;
+  }
+
+  /** Authentication for this router's routes (overrides the app's). */
+  configureAuthentication(handler: AuthenticationHandler): this {
+    this.authHandler = handler;
+    return this;
+  }
+
+  /** Attaches a sub-router; its routes are registered under this router's prefix too. */
+  includeRouter(router: RouterBase): this {
+    if (router.parent) throw new Error("router is already included somewhere");
+    if (router === this || this.ancestors().includes(router)) throw new Error("a router cannot include itself");
+    router.parent = this;
+    router.rebase(this.prefix);
+    this.children.push(router);
+    const root = this.root();
+    for (const route of router.allRoutes()) root.claim(route.method, route.path);
+    return this;
+  }
+
+  /** @internal Routes of this router and every descendant. */
+  allRoutes(): RouteRecord[] {
+    return [...this.routes, ...this.children.flatMap((child) => child.allRoutes())];
+  }
+
+  /** @internal The chain from the outermost router down to this one. */
+  ancestors(): RouterBase[] {
+    const chain: RouterBase[] = [];
+    for (let node: RouterBase | null = this; node; node = node.parent) chain.unshift(node);
+    return chain;
+  }
+
+  /** @internal Records method+path so duplicates are caught at registration; overridden by the app. */
+  protected claim(method: string, path: string): void {
+    const key = `${method} ${path}`;
+    if (this.claimed.has(key)) throw new Error(`route ${key} is already registered`);
+    this.claimed.add(key);
+  }
+  private readonly claimed = new Set<string>();
+
+  private root(): RouterBase {
+    let node: RouterBase = this;
+    while (node.parent) node = node.parent;
+    return node;
+  }
+
+  /** Re-prefixes this router's routes and middlewares when it is mounted under `outer`. */
+  private rebase(outer: string): void {
+    if (outer === "") return;
+    for (const route of this.routes) route.path = joinPath(outer, route.path);
+    for (const mw of [...this.before, ...this.after]) if (mw.path !== null) mw.path = joinPath(outer, mw.path);
+    (this as { prefix: string }).prefix = joinPath(outer, this.prefix);
+    for (const child of this.children) child.rebase(outer);
+  }
+
+  private scoped<F>(pathOrFn: string | F, fn?: F): ScopedMiddleware<F> {
+    if (typeof pathOrFn === "string") {
+      if (typeof fn !== "function") throw new TypeError("middleware must be a function");
+      return { path: joinPath(this.prefix, pathOrFn), fn };
+    }
+    if (typeof pathOrFn !== "function") throw new TypeError("middleware must be a function");
+    return { path: null, fn: pathOrFn };
+  }
+}
+
+/** A group of routes under a prefix, with its own middlewares, dependencies and authentication. */
+export class SubRouter extends RouterBase {
+  readonly mainFile: string;
+  constructor(mainFile: string, options: { prefix?: string } = {}) {
+    super(options.prefix ?? "");
+    this.mainFile = mainFile;
+  }
+}

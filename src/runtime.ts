@@ -1,0 +1,101 @@
+import type { Server } from "bun";
+import { type Dispatcher, normalisedPath, type Params } from "./dispatch.ts";
+import { BadRequestError } from "./errors.ts";
+import { createMatcher } from "./match/index.ts";
+import type { PathMatcher, RouterEngine } from "./match/types.ts";
+
+type WebResponse = globalThis.Response;
+
+/** A handler that may answer a request no route matched (static directories, …); `null` passes it on. */
+export type FallbackHandler = (
+  raw: globalThis.Request,
+  path: string,
+  server: Server<unknown> | null,
+) => WebResponse | null | Promise<WebResponse | null>;
+
+/** Every pattern's dispatchers by method. */
+export type RouteTable = Map<string, Map<string, Dispatcher>>;
+
+/**
+ * Matching outside Bun's native router: the `fetch` fallback (404, 405,
+ * HEAD, OPTIONS, trailing slashes Bun did not catch), the `js`/`ffi` engines,
+ * and the in-process test client.
+ */
+export class Runtime {
+  private readonly matcher: PathMatcher;
+
+  constructor(
+    readonly table: RouteTable,
+    engine: RouterEngine,
+    private readonly fallbacks: FallbackHandler[],
+    /** Answers with the app-global middlewares around an error status (404, 405, 400). */
+    private readonly errorDispatcher: (status: number, headers?: Record<string, string>, message?: string) => Dispatcher,
+  ) {
+    this.matcher = createMatcher(engine);
+    for (const pattern of table.keys()) this.matcher.add(pattern);
+  }
+
+  handle(raw: globalThis.Request, server: Server<unknown> | null): WebResponse | Promise<WebResponse> {
+    const path = normalisedPath(raw.url);
+    const match = this.matcher.match(path);
+    if (match === null) return this.unmatched(raw, path, server);
+    const methods = this.table.get(match.pattern) as Map<string, Dispatcher>;
+    let params: Params;
+    try {
+      params = decodeParams(match.params);
+    } catch (error) {
+      return this.errorDispatcher(400, {}, (error as Error).message)(raw, server, {});
+    }
+    const dispatcher = methods.get(raw.method);
+    if (dispatcher) return dispatcher(raw, server, params);
+    if (raw.method === "HEAD") {
+      const get = methods.get("GET");
+      if (get) return withoutBody(get(raw, server, params));
+    }
+    const allow = allowHeader(methods);
+    if (raw.method === "OPTIONS") return this.errorDispatcher(204, { allow })(raw, server, params);
+    return this.errorDispatcher(405, { allow })(raw, server, params);
+  }
+
+  private async unmatched(raw: globalThis.Request, path: string, server: Server<unknown> | null): Promise<WebResponse> {
+    for (const fallback of this.fallbacks) {
+      const response = await fallback(raw, path, server);
+      if (response) return response;
+    }
+    return this.errorDispatcher(404)(raw, server, {});
+  }
+
+  close(): void {
+    this.matcher.close?.();
+  }
+}
+
+/** The methods a path answers, for `Allow` (HEAD comes with GET, OPTIONS always). */
+export function allowHeader(methods: Map<string, unknown>): string {
+  const allowed = new Set(methods.keys());
+  if (allowed.has("GET")) allowed.add("HEAD");
+  allowed.add("OPTIONS");
+  return [...allowed].join(", ");
+}
+
+/** Strict percent-decoding of path parameters: a malformed escape is a 400, not a guess. */
+export function decodeParams(raw: Record<string, string>): Params {
+  const params: Params = {};
+  for (const name in raw) {
+    const value = raw[name] as string;
+    if (!value.includes("%")) params[name] = value;
+    else {
+      try {
+        params[name] = decodeURIComponent(value);
+      } catch {
+        throw new BadRequestError(`malformed percent-encoding in path parameter '${name}'`);
+      }
+    }
+  }
+  return params;
+}
+
+function withoutBody(response: WebResponse | Promise<WebResponse>): WebResponse | Promise<WebResponse> {
+  if (response instanceof Promise) return response.then((r) => withoutBody(r) as WebResponse);
+  return new globalThis.Response(null, response);
+}

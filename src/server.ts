@@ -1,0 +1,78 @@
+import type { Server } from "bun";
+import type { Webfw } from "./app.ts";
+import { textResponse } from "./error-response.ts";
+import { resolveStart, type StartOptions } from "./start-options.ts";
+
+export type { StartOptions } from "./start-options.ts";
+
+/** A running server. */
+export interface ServerHandle {
+  readonly port: number;
+  readonly hostname: string;
+  /** `http://host:port` */
+  readonly url: string;
+  readonly server: Server<unknown>;
+  /** Stops accepting, lets in-flight requests finish (up to the drain timeout), then runs the shutdown handlers. */
+  stop(force?: boolean): Promise<void>;
+}
+
+const DEFAULT_DRAIN_MS = 10_000;
+
+/** Builds the app, runs its startup handlers, then listens with `Bun.serve`. */
+export async function startServer(app: Webfw, options: StartOptions): Promise<ServerHandle> {
+  const start = resolveStart(app, options);
+  if (start.dev) (app.config as { dev: boolean }).dev = true;
+  const built = await app.build();
+  for (const handler of app.startupHandlers) await handler();
+
+  const maxBodySize = app.config.maxBodySize;
+  const server = Bun.serve({
+    hostname: start.host,
+    port: start.port,
+    reusePort: start.reusePort,
+    // Bun's own limit is only a backstop: webfw answers 413 itself (with its headers) below it.
+    maxRequestBodySize: Math.min(maxBodySize * 2 + 1024 * 1024, 2 ** 32),
+    // Bun's HTML error page shows stacks; it is never on unless --dev.
+    development: start.dev,
+    routes: built.bunRoutes,
+    fetch: (request, srv) => built.handle(request, srv),
+    error(error) {
+      console.error("unhandled error:", error);
+      return textResponse(500, "Internal Server Error");
+    },
+  });
+
+  let stopping: Promise<void> | null = null;
+  const stop = (force = false): Promise<void> => {
+    stopping ??= (async () => {
+      const drained = server.stop(force);
+      const timeout = Bun.sleep(options.drainTimeoutMs ?? DEFAULT_DRAIN_MS).then(() => "timeout" as const);
+      if ((await Promise.race([drained, timeout])) === "timeout") await server.stop(true);
+      built.runtime.close();
+      for (const handler of app.shutdownHandlers) {
+        try {
+          await handler();
+        } catch (error) {
+          console.error("shutdown handler failed:", error);
+        }
+      }
+    })();
+    return stopping;
+  };
+
+  const hostname = server.hostname ?? start.host;
+  const port = server.port ?? start.port;
+  const handle: ServerHandle = {
+    port,
+    hostname,
+    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
+    server,
+    stop,
+  };
+  if (start.handleSignals) {
+    const onSignal = () => void stop().then(() => process.exit(0));
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  }
+  return handle;
+}

@@ -1,0 +1,47 @@
+import type { Webfw } from "./app.ts";
+
+export interface StartOptions {
+  /** Port; 0 picks a free one. Wins over `--port` and `WEBFW_PORT`. Default 8080. */
+  port?: number;
+  /** Interface to bind; wins over `--host` and `WEBFW_HOST`. Default 127.0.0.1. */
+  host?: string;
+  /** Flags to read instead of `process.argv` (which is read only when the app file is the program run). */
+  argv?: string[];
+  /** Stop gracefully on SIGINT/SIGTERM; default: when the app file is the program run. */
+  handleSignals?: boolean;
+  /** How long `stop()` waits for in-flight requests before closing them. Default 10 s. */
+  drainTimeoutMs?: number;
+  /** Share the port with other processes (`--processes`). */
+  reusePort?: boolean;
+}
+
+export interface ResolvedStart {
+  host: string;
+  port: number;
+  dev: boolean;
+  reusePort: boolean;
+  handleSignals: boolean;
+}
+
+/** Merges explicit options, flags and environment, in that order of precedence. */
+export function resolveStart(app: Webfw, options: StartOptions): ResolvedStart {
+  const isMain = Bun.main === app.mainFile;
+  const env = process.env;
+  const host = options.host ?? env.WEBFW_HOST ?? "127.0.0.1";
+  const port = options.port ?? parsePort(env.WEBFW_PORT) ?? 8080;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`invalid port ${port}`);
+  return {
+    host,
+    port,
+    dev: app.config.dev,
+    reusePort: options.reusePort ?? false,
+    handleSignals: options.handleSignals ?? isMain,
+  };
+}
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`invalid WEBFW_PORT '${value}'`);
+  return port;
+}

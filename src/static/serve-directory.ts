@@ -1,0 +1,115 @@
+import { realpath, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { HttpError } from "../errors.ts";
+import { fileResponse } from "../files/serve-file.ts";
+import { directoryListing } from "./listing.ts";
+import { realPathInside, safeSegments } from "./safe-path.ts";
+
+export interface ServeDirectoryOptions {
+  /** URL prefix, e.g. `/static` (`/` serves from the root of the site). */
+  route: string;
+  /** The directory on disk (relative paths resolve against the working directory). */
+  directoryPath: string;
+  /** Served for a directory URL, e.g. `index.html`. */
+  indexFile?: string;
+  /** An HTML listing for directories without an index file. Default false. */
+  showFilesListing?: boolean;
+  /** Serve symlinks that point outside the directory. Default false. */
+  followLinks?: boolean;
+  /** Serve names starting with `.` (`.env`, `.git/…`). Default false: they are not found. */
+  serveDotFiles?: boolean;
+}
+
+export type DirectoryServer = (
+  request: globalThis.Request,
+  pathname: string,
+) => Promise<globalThis.Response | null>;
+
+/**
+ * A handler for the files below a route. `pathname` is the request path as
+ * it appears in the URL, still percent-encoded (`new URL(request.url).pathname`).
+ * It returns `null`, so that the app's routes and 404 apply, when the path
+ * is not below the route, the method is not GET/HEAD, nothing exists there,
+ * or the path tries to leave the directory in any way.
+ */
+export function createDirectoryServer(opts: ServeDirectoryOptions): DirectoryServer {
+  const route = opts.route.replace(/\/+$/, "");
+  if (route !== "" && !route.startsWith("/"))
+    throw new Error(`serveDirectory: route must start with "/": ${opts.route}`);
+  const root = resolve(opts.directoryPath);
+  const followLinks = opts.followLinks ?? false;
+  const allowDotFiles = opts.serveDotFiles ?? false;
+  const indexFile = opts.indexFile;
+  if (indexFile !== undefined && safeSegments(indexFile, true)?.length !== 1) {
+    throw new Error(`serveDirectory: indexFile must be a plain file name: ${indexFile}`);
+  }
+
+  return async (request, pathname) => {
+    if (request.method !== "GET" && request.method !== "HEAD") return null;
+    if (route !== "" && pathname !== route && !pathname.startsWith(`${route}/`)) return null;
+    const rest = pathname.slice(route.length);
+    const segments = safeSegments(rest, allowDotFiles);
+    if (segments === null) return null;
+
+    let realRoot: string;
+    try {
+      realRoot = await realpath(root);
+    } catch {
+      return null;
+    }
+    const target = await realPathInside(join(realRoot, ...segments), realRoot, followLinks);
+    if (target === null) return null;
+    let isDirectory: boolean;
+    try {
+      const info = await stat(target);
+      if (!info.isFile() && !info.isDirectory()) return null;
+      isDirectory = info.isDirectory();
+    } catch {
+      return null;
+    }
+    // A file asked for as a directory ("/a.txt/") is not found, as in nginx.
+    if (!isDirectory) return rest.endsWith("/") ? null : serve(target, request);
+
+    const index =
+      indexFile === undefined ? null : await realPathInside(join(target, indexFile), realRoot, followLinks);
+    const indexIsFile = index !== null && (await isFile(index));
+    if (!indexIsFile && !opts.showFilesListing) return null;
+    if (!rest.endsWith("/")) {
+      // Relative links in the page need the trailing slash. Built from the
+      // decoded segments, so the location always starts with exactly one "/".
+      const location = `${route}/${segments.map((s) => `${encodeURIComponent(s)}/`).join("")}`;
+      return new globalThis.Response(null, {
+        status: 301,
+        headers: { location: location + new URL(request.url).search },
+      });
+    }
+    if (indexIsFile) return serve(index!, request);
+    const urlPath = `${route}/${segments.map((s) => `${s}/`).join("")}`;
+    const page = await directoryListing(target, urlPath, realRoot, {
+      followLinks,
+      allowDotFiles,
+      isRoot: segments.length === 0,
+    });
+    return new globalThis.Response(request.method === "HEAD" ? null : page, {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+  };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function serve(path: string, request: globalThis.Request): Promise<globalThis.Response | null> {
+  try {
+    return await fileResponse(path, request);
+  } catch (error) {
+    // Deleted between the checks and the read: let the app answer 404.
+    if (error instanceof HttpError && error.status === 404) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,18 @@
+/** The spec's type aliases (`webfw.types`), as TypeScript types. */
+import type { Headers } from "./headers.ts";
+import type { Identity } from "./identity.ts";
+import type { QueryParams } from "./query-params.ts";
+import type { Request } from "./request.ts";
+import type { Url } from "./url.ts";
+
+export type { Headers, Identity, QueryParams, Request, Url };
+export type PathParams = Record<string, string>;
+export type Body = string | Uint8Array;
+export type RequestBody = string | Uint8Array;
+export type URL = Url;
+export type RequestURL = Url;
+export type FormData = Record<string, string>;
+export type Files = Record<string, Uint8Array>;
+export type IPAddress = string | null;
+export type RequestMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "CONNECT" | "TRACE";
+export type Method = RequestMethod;
