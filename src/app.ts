@@ -1,13 +1,18 @@
 import type { AuthenticationHandler } from "./auth.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
 import { buildRuntime, type BuiltApp } from "./build.ts";
+import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { checkedRule, type HeaderRule } from "./header-rules.ts";
 import type { RouterEngine } from "./match/types.ts";
 import { Mcp } from "./mcp/index.ts";
+import { resolveOpenApiOptions } from "./openapi/options.ts";
+import type { OpenApiOptions } from "./openapi/types.ts";
 import type { Request } from "./request.ts";
 import { RouterBase } from "./router-base.ts";
 import type { FallbackHandler } from "./runtime.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./server.ts";
+import { configureSessions, type SessionOptions } from "./sessions/index.ts";
+import { createDirectoryServer, type ServeDirectoryOptions } from "./static/serve-directory.ts";
 
 export interface WebfwOptions {
   /** Route-matching engine (DESIGN §2); default `bun`, the fastest in `bench/`. */
@@ -18,6 +23,8 @@ export interface WebfwOptions {
   formLimits?: Partial<FormLimits>;
   /** Show error stacks in 500 responses. Only for local development; `--dev` turns it on. */
   dev?: boolean;
+  /** `GET /openapi.json` and `GET /docs` (on by default); `false` turns both off. See docs/openapi.md. */
+  openapi?: false | OpenApiOptions;
 }
 
 export type LifecycleHandler = () => unknown;
@@ -50,6 +57,7 @@ export class Webfw extends RouterBase {
       maxBodySize,
       formLimits: { ...DEFAULT_FORM_LIMITS, ...options.formLimits },
       dev: options.dev ?? false,
+      openapi: resolveOpenApiOptions(options.openapi),
     };
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
@@ -92,6 +100,21 @@ export class Webfw extends RouterBase {
     return this;
   }
 
+  /**
+   * Signed-cookie sessions: every request gets `request.session`. Call it
+   * before registering middlewares that read the session (docs/cookies-and-sessions.md).
+   */
+  configureSessions(options: SessionOptions): this {
+    configureSessions(this, options);
+    return this;
+  }
+
+  /** Cross-origin resource sharing for every path; call it before other middlewares (docs/cors.md). */
+  cors(options: CorsOptions = {}): this {
+    allowCors(this, options);
+    return this;
+  }
+
   /** Turns every uncaught error (of any route, whenever registered) into a response: `fn(error, request)`. */
   exception(fn: ExceptionHandler): this {
     this.exceptionHandler = fn;
@@ -113,6 +136,17 @@ export class Webfw extends RouterBase {
   /** Configures authentication for every route (sub-routers may override). */
   override configureAuthentication(handler: AuthenticationHandler): this {
     return super.configureAuthentication(handler);
+  }
+
+  /**
+   * Serves the files below `directoryPath` at `route` (GET/HEAD), with an
+   * index file and optional listing. Routes win over files; nothing above the
+   * directory is reachable.
+   */
+  serveDirectory(options: ServeDirectoryOptions): this {
+    const serve = createDirectoryServer(options);
+    this.fallbacks.push((raw) => serve(raw, rawPathname(raw.url)));
+    return this;
   }
 
   /** Compiles the routes (done by `start()`; exposed for tools and tests). */
@@ -146,4 +180,14 @@ export class Webfw extends RouterBase {
   resetRequestClient(): void {
     this.inProcess = null;
   }
+}
+
+/** The path of a URL as sent (still percent-encoded), without query or fragment. */
+function rawPathname(href: string): string {
+  const start = href.indexOf("/", href.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const query = href.indexOf("?", start);
+  const hash = href.indexOf("#", start);
+  const end = Math.min(query === -1 ? href.length : query, hash === -1 ? href.length : hash);
+  return href.slice(start, end);
 }

@@ -1,4 +1,5 @@
 import { HttpError } from "./errors.ts";
+import { fileResponse } from "./files/serve-file.ts";
 
 /**
  * A return value that knows how to become a Web response (html, json,
@@ -46,8 +47,7 @@ class FileBody extends Renderable {
   ) {
     super();
   }
-  async render(request: globalThis.Request): Promise<globalThis.Response> {
-    const { fileResponse } = await import("./files/serve-file.ts");
+  render(request: globalThis.Request): Promise<globalThis.Response> {
     return fileResponse(this.path, request, this.options);
   }
 }

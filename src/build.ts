@@ -11,6 +11,9 @@ import { patternParams, type RouteRecord } from "./route.ts";
 import type { RouterBase } from "./router-base.ts";
 import { decodeParams, type RouteTable, Runtime } from "./runtime.ts";
 import { toWebResponse } from "./convert.ts";
+import { mountWebSockets, type WebSocketRuntime } from "./websocket/mount.ts";
+import { logger } from "./log/logger.ts";
+import { openApiRoutes } from "./openapi/index.ts";
 
 type WebResponse = globalThis.Response;
 type BunHandler = (req: Bun.BunRequest, server: Server<unknown>) => WebResponse | Promise<WebResponse>;
@@ -24,6 +27,8 @@ export interface BuiltApp {
   handle(raw: globalThis.Request, server: Server<unknown> | null): WebResponse | Promise<WebResponse>;
   runtime: Runtime;
   plans: RoutePlan[];
+  /** WebSocket routes and Bun's `websocket` handler (src/websocket/); `null` when the app has none. */
+  websocket: WebSocketRuntime | null;
 }
 
 interface OwnedRoute {
@@ -41,10 +46,11 @@ export async function buildRuntime(app: Webfw): Promise<BuiltApp> {
     excludedHeaderPaths: app.excludedHeaderPaths,
     globalDependencies: app.globalDependencies,
     exceptionHandler: app.exceptionHandler,
-    logError: (error, request) => console.error(`error in ${request.method} ${request.url}:`, error),
+    logError: (error, request) =>
+      logger.error("unhandled error in handler", { method: request.method, url: request.url, error }),
     dev: app.config.dev,
   };
-  const owned = collectRoutes(app, [app]);
+  const owned = [...collectRoutes(app, [app]), ...openApiRoutes(app).map((route) => ({ route, chain: [app] }))];
   const scopedBefore = pathScoped(app, "before") as Map<string, BeforeMiddleware[]>;
   const scopedAfter = pathScoped(app, "after") as Map<string, AfterMiddleware[]>;
   const globalBefore = app.before.filter((m) => m.path === null).map((m) => m.fn);
@@ -93,11 +99,33 @@ export async function buildRuntime(app: Webfw): Promise<BuiltApp> {
     methods.set(route.method, compileRoute(plan, config));
   }
 
+  if (app.mcp.active && !table.has(MCP_PATH)) {
+    table.set(MCP_PATH, mcpDispatchers(app, globalBefore, globalAfter, config));
+  }
+
+  // WebSocket routes become the GET of their path; the upgrade runs the same before-middlewares and auth as a route there.
+  const websocket = mountWebSockets({
+    root: app,
+    options: app.config.websocket,
+    broadcast: app.broadcastConfig,
+    table,
+    statics,
+    config,
+    scope: (chain, path) => ({
+      before: [
+        ...globalBefore,
+        ...chain.slice(1).flatMap((r) => r.before.filter((m) => m.path === null).map((m) => m.fn)),
+        ...(scopedBefore.get(path) ?? []),
+      ],
+      auth: nearestAuth(chain),
+    }),
+  });
+
   const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config);
   const runtime = new Runtime(table, app.config.router, app.fallbacks, errorDispatcher);
   const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
   const bunRoutes = app.config.router === "bun" ? nativeRoutes(table, statics, handle) : {};
-  return { bunRoutes, handle, runtime, plans };
+  return { bunRoutes, handle, runtime, plans, websocket };
 }
 
 function collectRoutes(router: RouterBase, chain: RouterBase[]): OwnedRoute[] {
@@ -244,4 +272,44 @@ function errorDispatchers(
     }
     return dispatcher;
   };
+}
+
+const MCP_PATH = "/mcp";
+
+/** `POST /mcp` (and 405 for GET/DELETE), with the app-global middlewares; the MCP module reads the body itself. */
+function mcpDispatchers(
+  app: Webfw,
+  before: BeforeMiddleware[],
+  after: AfterMiddleware[],
+  config: PipelineConfig,
+): Map<string, Dispatcher> {
+  const auth = app.authHandler;
+  const check = auth
+    ? async (raw: globalThis.Request) => {
+        try {
+          return (await auth.authenticate(new Request(raw, {}))) !== null;
+        } catch {
+          return false;
+        }
+      }
+    : undefined;
+  const methods = new Map<string, Dispatcher>();
+  for (const method of ["POST", "GET", "DELETE"]) {
+    const plan: RoutePlan = {
+      pattern: MCP_PATH,
+      method,
+      handler: (request) => app.mcp.handle(request.raw, check),
+      before,
+      after,
+      auth: null,
+      authRequired: false,
+      args: null,
+      pathParamNames: [],
+      body: null,
+      routerDependencies: {},
+      rawBody: true,
+    };
+    methods.set(method, compileRoute(plan, config));
+  }
+  return methods;
 }

@@ -1,5 +1,7 @@
 import { Renderable } from "./bodies.ts";
 import { Response } from "./response.ts";
+import { SseBody } from "./stream/sse.ts";
+import { iterableToStream } from "./stream/iterable-stream.ts";
 
 type WebResponse = globalThis.Response;
 
@@ -34,7 +36,8 @@ export function toWebResponse(value: unknown, request: globalThis.Request): WebR
   }
   if (value instanceof Blob) return new globalThis.Response(value);
   if (value instanceof ReadableStream) return new globalThis.Response(value, { headers: { "content-type": BINARY } });
-  if (isStreamable(value)) return streamableResponse(value, request);
+  if (value instanceof SseBody) return value.toResponse(request.signal);
+  if (Symbol.asyncIterator in value) return streamableResponse(value as AsyncIterable<unknown>, request);
   if (isDictionaryResponse(value)) return dictionaryResponse(value);
   return jsonResponse(value, 200);
 }
@@ -93,32 +96,7 @@ function dictionaryResponse(dict: DictionaryResponse): WebResponse {
   return response.toWeb();
 }
 
-type Streamable = AsyncIterable<unknown> & { return?: (value?: unknown) => unknown };
-
-function isStreamable(value: object): value is Streamable {
-  return Symbol.asyncIterator in value;
-}
-
-/** Async generators stream: strings as UTF-8, bytes as is, anything else as one JSON line. */
-function streamableResponse(source: Streamable, request: globalThis.Request): WebResponse {
-  const encoder = new TextEncoder();
-  const iterator = source[Symbol.asyncIterator]();
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done } = await iterator.next();
-        if (done) return controller.close();
-        if (typeof value === "string") controller.enqueue(encoder.encode(value));
-        else if (value instanceof Uint8Array) controller.enqueue(value);
-        else controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
-  });
-  request.signal?.addEventListener("abort", () => void iterator.return?.(), { once: true });
-  return new globalThis.Response(stream, { headers: { "content-type": BINARY } });
+/** Async generators stream: strings as UTF-8, bytes as is (see `iterableToStream`). */
+function streamableResponse(source: AsyncIterable<unknown>, request: globalThis.Request): WebResponse {
+  return new globalThis.Response(iterableToStream(source, request.signal), { headers: { "content-type": BINARY } });
 }

@@ -50,6 +50,8 @@ export interface RoutePlan {
   pathParamNames: string[];
   body: BodySchema<unknown> | null;
   routerDependencies: Record<string, unknown>;
+  /** Leave the body unread for the handler (it streams or parses it itself). */
+  rawBody?: boolean;
   /** Runs the handler somewhere else (the worker pool); default: call it inline. */
   invoke?: (request: Request) => unknown;
 }
@@ -63,7 +65,7 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
  */
 export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatcher {
   const handler = plan.invoke ?? plan.handler;
-  const readsBody = BODY_METHODS.has(plan.method);
+  const readsBody = BODY_METHODS.has(plan.method) && plan.rawBody !== true;
   const headersExcluded = config.excludedHeaderPaths.has(plan.pattern);
   const responseRules = headersExcluded ? [] : config.responseHeaders;
   const checkExcludedPath = !headersExcluded && config.excludedHeaderPaths.size > 0 && plan.pathParamNames.length > 0;

@@ -3,6 +3,7 @@ export { ArgError, ArgSpec, type InferArgs, t } from "./args/t.ts";
 export { AuthenticationHandler, BearerGetter, TokenGetter } from "./auth.ts";
 export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } from "./bodies.ts";
 export type { CookieOptions } from "./cookies.ts";
+export { allowCors, type CorsOptions, type CorsOrigins } from "./cors/index.ts";
 export { BadRequestError, HttpError, WebSocketDisconnect } from "./errors.ts";
 export { Headers } from "./headers.ts";
 export { Identity } from "./identity.ts";
@@ -13,6 +14,14 @@ export { Response } from "./response.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./route.ts";
 export { SubRouter } from "./router-base.ts";
 export type { ServerHandle, StartOptions } from "./server.ts";
+export {
+  commitSession,
+  type SecretKey,
+  Session,
+  type SessionData,
+  type SessionOptions,
+  SessionTooLargeError,
+} from "./sessions/index.ts";
 export type { StandardSchemaV1 } from "./standard-schema.ts";
 export * as statusCodes from "./status-codes.ts";
 export { MustacheTemplate, TemplateInterface } from "./templating/index.ts";

@@ -4,6 +4,7 @@ import { Headers } from "./headers.ts";
 import type { Identity } from "./identity.ts";
 import { parseJson } from "./json.ts";
 import { QueryParams } from "./query-params.ts";
+import type { Session } from "./sessions/session.ts";
 import { Url } from "./url.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -33,6 +34,8 @@ export class Request<
   routerDependencies: Record<string, unknown> = {};
   /** Per-request state for middlewares (sessions, timing, …). */
   readonly state: Record<string, unknown> = {};
+  /** The signed-cookie session; `null` unless `app.configureSessions()` was called. */
+  session: Session | null = null;
 
   /** @internal */ server: Server<unknown> | null;
   /** @internal */ bodyBytes: Uint8Array = EMPTY;

@@ -1,4 +1,5 @@
 import type { ArgShape, ArgSpec, InferArgs } from "./args/t.ts";
+import type { ResponseDoc } from "./openapi/types.ts";
 import type { Request } from "./request.ts";
 import type { StandardSchemaV1 } from "./standard-schema.ts";
 
@@ -47,8 +48,8 @@ export interface RouteOptions<A extends ArgShape = EmptyArgs, B = unknown> {
   deprecated?: boolean;
   /** OpenAPI: leave the route out of the document (default true). */
   includeInSchema?: boolean;
-  /** OpenAPI: documented responses, status to description. */
-  responses?: Record<string, string>;
+  /** OpenAPI: documented responses, status to a description or `{ description, contentType?, schema? }`. */
+  responses?: Record<string, string | ResponseDoc>;
 }
 
 export type Handler<P extends string = string, A = Record<string, unknown>, B = unknown> = (

@@ -8,10 +8,13 @@ import {
   type HttpMethod,
   type InferRouteArgs,
   joinPath,
+  type PathParamsOf,
   type RouteOptions,
   type RouteRecord,
   validatePattern,
 } from "./route.ts";
+// WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
+import { WebSocketRoute, type WebSocketHandler, type WebSocketRouteOptions } from "./websocket/route.ts";
 
 type RouteMethod = <P extends string, A extends ArgShape = EmptyArgs, B = unknown>(
   path: P,
@@ -26,6 +29,7 @@ type RouteMethod = <P extends string, A extends ArgShape = EmptyArgs, B = unknow
 export class RouterBase {
   readonly prefix: string;
   /** @internal */ readonly routes: RouteRecord[] = [];
+  /** @internal WebSocket routes of this router (paths include every prefix, like `routes`). */ readonly websockets: WebSocketRoute[] = [];
   /** @internal */ readonly before: ScopedMiddleware<BeforeMiddleware>[] = [];
   /** @internal */ readonly after: ScopedMiddleware<AfterMiddleware>[] = [];
   /** @internal */ readonly children: RouterBase[] = [];
@@ -69,6 +73,23 @@ export class RouterBase {
     return this;
   }
 
+  /**
+   * Registers a WebSocket endpoint; `handler(ws, { globalDependencies, routerDependencies })` runs once per
+   * connection. Returns the route, for `onConnect`/`onClose` (docs/websockets.md).
+   */
+  websocket<P extends string, A extends ArgShape = EmptyArgs>(
+    path: P,
+    handler: WebSocketHandler<PathParamsOf<P>, InferRouteArgs<A>>,
+    options: WebSocketRouteOptions<A> = {},
+  ): WebSocketRoute<PathParamsOf<P>, InferRouteArgs<A>> {
+    const full = joinPath(this.prefix, path);
+    validatePattern(full);
+    this.root().claim("WEBSOCKET", full);
+    const route = new WebSocketRoute(full, handler, options);
+    this.websockets.push(route as unknown as WebSocketRoute);
+    return route;
+  }
+
   /** `beforeRequest(fn)` for every route of this router, or `beforeRequest(path, fn)` for one path (all methods). */
   beforeRequest(fn: BeforeMiddleware): this;
   beforeRequest(path: string, fn: BeforeMiddleware): this;
@@ -106,12 +127,18 @@ export class RouterBase {
     this.children.push(router);
     const root = this.root();
     for (const route of router.allRoutes()) root.claim(route.method, route.path);
+    for (const socket of router.allWebSockets()) root.claim("WEBSOCKET", socket.path);
     return this;
   }
 
   /** @internal Routes of this router and every descendant. */
   allRoutes(): RouteRecord[] {
     return [...this.routes, ...this.children.flatMap((child) => child.allRoutes())];
+  }
+
+  /** @internal WebSocket routes of this router and every descendant. */
+  allWebSockets(): WebSocketRoute[] {
+    return [...this.websockets, ...this.children.flatMap((child) => child.allWebSockets())];
   }
 
   /** @internal The chain from the outermost router down to this one. */
@@ -139,6 +166,7 @@ export class RouterBase {
   private rebase(outer: string): void {
     if (outer === "") return;
     for (const route of this.routes) route.path = joinPath(outer, route.path);
+    for (const socket of this.websockets) socket.path = joinPath(outer, socket.path);
     for (const mw of [...this.before, ...this.after]) if (mw.path !== null) mw.path = joinPath(outer, mw.path);
     (this as { prefix: string }).prefix = joinPath(outer, this.prefix);
     for (const child of this.children) child.rebase(outer);

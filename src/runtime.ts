@@ -9,7 +9,6 @@ type WebResponse = globalThis.Response;
 /** A handler that may answer a request no route matched (static directories, …); `null` passes it on. */
 export type FallbackHandler = (
   raw: globalThis.Request,
-  path: string,
   server: Server<unknown> | null,
 ) => WebResponse | null | Promise<WebResponse | null>;
 
@@ -38,7 +37,7 @@ export class Runtime {
   handle(raw: globalThis.Request, server: Server<unknown> | null): WebResponse | Promise<WebResponse> {
     const path = normalisedPath(raw.url);
     const match = this.matcher.match(path);
-    if (match === null) return this.unmatched(raw, path, server);
+    if (match === null) return this.unmatched(raw, server);
     const methods = this.table.get(match.pattern) as Map<string, Dispatcher>;
     let params: Params;
     try {
@@ -57,9 +56,9 @@ export class Runtime {
     return this.errorDispatcher(405, { allow })(raw, server, params);
   }
 
-  private async unmatched(raw: globalThis.Request, path: string, server: Server<unknown> | null): Promise<WebResponse> {
+  private async unmatched(raw: globalThis.Request, server: Server<unknown> | null): Promise<WebResponse> {
     for (const fallback of this.fallbacks) {
-      const response = await fallback(raw, path, server);
+      const response = await fallback(raw, server);
       if (response) return response;
     }
     return this.errorDispatcher(404)(raw, server, {});

@@ -37,14 +37,15 @@ export function parseHeaderValue(header: string): ParsedHeaderValue | null {
     while (i < n && (header[i] === " " || header[i] === "\t")) i++;
     let paramValue: string;
     if (header[i] === '"') {
-      // quoted-string: a backslash escapes the next character (curl escapes `"` and `\` this way).
+      // quoted-string. Only `\"` is taken as an escape: browsers send Windows paths
+      // (`C:\Users\x.txt`) unescaped, so any other backslash is literal.
       i++;
       let out = "";
       let closed = false;
       while (i < n) {
         const c = header[i]!;
-        if (c === "\\" && i + 1 < n) {
-          out += header[i + 1];
+        if (c === "\\" && header[i + 1] === '"') {
+          out += '"';
           i += 2;
         } else if (c === '"') {
           closed = true;

@@ -328,7 +328,8 @@ function convert(def: FlagDef, shown: string, raw: string): RawValue {
     case "enum": {
       if (def.name === "log-level") {
         const level = parseLogLevel(raw);
-        if (!level) throw new FlagError(`${shown} must be one of ${LOG_LEVELS.join(", ")}, got ${quote(raw)}`);
+        if (!level)
+          throw new FlagError(`${shown} must be one of ${LOG_LEVELS.join(", ")}, got ${quote(raw)}`);
         return level;
       }
       const value = raw.toLowerCase();
@@ -512,6 +513,21 @@ function flagLabel(def: FlagDef): string {
   return names.join(", ") + hint;
 }
 
+const HELP_WIDTH = 100;
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines;
+}
+
 /** The `--help` text, shared by `webfw --help` and `bun app.ts --help`. */
 export function usage(): string {
   const lines = [
@@ -534,8 +550,10 @@ export function usage(): string {
       const longAliases = (def.aliases ?? []).filter((a) => a.length > 1);
       if (longAliases.length > 0) text += ` (alias: ${longAliases.map((a) => `--${a}`).join(", ")})`;
       if (def.defaultText) text += ` [default: ${def.defaultText}]`;
-      if (label.length + 2 > width) lines.push(`  ${label}`, `  ${" ".repeat(width)}${text}`);
-      else lines.push(`  ${label.padEnd(width)}${text}`);
+      const wrapped = wrap(text, HELP_WIDTH - width - 2);
+      const indent = `  ${" ".repeat(width)}`;
+      if (label.length + 2 > width) lines.push(`  ${label}`, ...wrapped.map((l) => indent + l));
+      else lines.push(`  ${label.padEnd(width)}${wrapped[0]}`, ...wrapped.slice(1).map((l) => indent + l));
     });
     lines.push("");
   }

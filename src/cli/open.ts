@@ -6,19 +6,16 @@
  * `xdg-open` (or `wslview` under WSL) elsewhere. Undefined on a headless box.
  */
 export function opener(env: Record<string, string | undefined> = process.env): string[] | undefined {
+  const find = (name: string): string[] | undefined => {
+    const path = Bun.which(name, { PATH: env.PATH ?? "" });
+    return path ? [path] : undefined;
+  };
   const browser = env.BROWSER?.split(":")[0]?.trim();
-  if (browser) {
-    const path = Bun.which(browser, { PATH: env.PATH ?? "" }) ?? Bun.which(browser);
-    if (path) return [path];
-  }
-  if (process.platform === "darwin") return whichArgs("open");
+  const chosen = browser ? find(browser) : undefined;
+  if (chosen) return chosen;
+  if (process.platform === "darwin") return find("open");
   if (process.platform === "win32") return ["cmd", "/c", "start", '""'];
-  return whichArgs("xdg-open") ?? whichArgs("wslview");
-}
-
-function whichArgs(name: string): string[] | undefined {
-  const path = Bun.which(name);
-  return path ? [path] : undefined;
+  return find("xdg-open") ?? find("wslview");
 }
 
 /**

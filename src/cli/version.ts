@@ -17,5 +17,5 @@ export function docsUrl(env: Record<string, string | undefined> = process.env): 
   if (override) return override;
   const homepage = (pkg as { homepage?: unknown }).homepage;
   if (typeof homepage === "string" && homepage !== "") return homepage;
-  return Bun.pathToFileURL(resolve(PACKAGE_ROOT, "docs")).href + "/";
+  return `${Bun.pathToFileURL(resolve(PACKAGE_ROOT, "docs")).href}/`;
 }

@@ -37,8 +37,7 @@ export function parseRange(header: string | null, size: number): RangeResult {
     return { kind: "partial", start: Math.max(0, size - length), end: size - 1 };
   }
   const start = Number(first);
-  const end = last === "" ? size - 1 : Number(last);
-  if (end < start) return { kind: "full" }; // syntactically invalid: ignored
+  if (last !== "" && Number(last) < start) return { kind: "full" }; // syntactically invalid: ignored
   if (start >= size) return { kind: "unsatisfiable" };
-  return { kind: "partial", start, end: Math.min(end, size - 1) };
+  return { kind: "partial", start, end: last === "" ? size - 1 : Math.min(Number(last), size - 1) };
 }

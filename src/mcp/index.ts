@@ -137,10 +137,16 @@ export class Mcp {
    * Answers one HTTP request to the endpoint (any method: non-POST gets 405).
    * `auth` is consulted only when `authRequired` is set; without it every
    * request is then refused (401), so a missing authenticator fails closed.
+   * `body` is for a caller that has already read the request body (the
+   * stream can be read once); without it the body is read here, bounded.
    */
-  async handle(request: globalThis.Request, auth?: AuthCheck): Promise<globalThis.Response> {
+  async handle(
+    request: globalThis.Request,
+    auth?: AuthCheck,
+    body?: Uint8Array,
+  ): Promise<globalThis.Response> {
     try {
-      return await handleHttp(request, this.registry, this.config, auth);
+      return await handleHttp(request, this.registry, this.config, auth, body);
     } catch {
       // Last line of defence for the "never 5xx" rule; every known path answers before this.
       return new Response(

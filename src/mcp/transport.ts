@@ -11,6 +11,7 @@ import {
   failure,
   INTERNAL_ERROR,
   INVALID_REQUEST,
+  type Incoming,
   type JsonRpcResponse,
   PARSE_ERROR,
   RpcError,
@@ -69,10 +70,18 @@ function mediaType(contentType: string): string {
 type BodyResult = { text: string } | { response: globalThis.Response };
 
 /** Reads the body, stopping as soon as it passes the limit so a huge upload is never buffered whole. */
-async function readBody(request: globalThis.Request, limit: number): Promise<BodyResult> {
+async function readBody(
+  request: globalThis.Request,
+  limit: number,
+  preRead: Uint8Array | undefined,
+): Promise<BodyResult> {
   const tooLarge = () => ({
     response: refuse(413, INVALID_REQUEST, `request body larger than ${limit} bytes`),
   });
+  if (preRead !== undefined) {
+    if (preRead.byteLength > limit) return tooLarge();
+    return decodeUtf8(preRead);
+  }
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) return tooLarge();
   if (request.body === null) return { text: "" };
@@ -93,20 +102,23 @@ async function readBody(request: globalThis.Request, limit: number): Promise<Bod
   } catch {
     return { response: refuse(400, INVALID_REQUEST, "the request body could not be read") };
   }
+  return decodeUtf8(Buffer.concat(chunks, total));
+}
+
+function decodeUtf8(bytes: Uint8Array): BodyResult {
   try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks, total)) };
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
   } catch {
     return { response: refuse(400, PARSE_ERROR, "parse error: the body is not valid UTF-8") };
   }
 }
 
-/** Answers one decoded message; `undefined` when it needs no answer (notification or client response). */
+/** Answers one classified message; `undefined` when it needs no answer (notification or client response). */
 async function answer(
-  message: unknown,
+  incoming: Incoming,
   registry: Registry,
   server: ServerInfo,
 ): Promise<JsonRpcResponse | undefined> {
-  const incoming = classify(message);
   switch (incoming.kind) {
     case "invalid":
       return failure(null, INVALID_REQUEST, `invalid request: ${incoming.message}`);
@@ -135,7 +147,7 @@ async function answerBody(
     if (incoming.kind === "invalid") {
       return refuse(400, INVALID_REQUEST, `invalid request: ${incoming.message}`, cors);
     }
-    const response = await answer(parsed, registry, config.server);
+    const response = await answer(incoming, registry, config.server);
     return response === undefined ? reply(202, undefined, cors) : reply(200, response, cors);
   }
   // Batches (JSON-RPC 2.0 §6; MCP 2025-03-26 allowed them, 2025-06-18 dropped them): still answered,
@@ -144,7 +156,9 @@ async function answerBody(
   if (parsed.length > config.maxBatch) {
     return refuse(400, INVALID_REQUEST, `invalid request: batch longer than ${config.maxBatch}`, cors);
   }
-  const responses = await Promise.all(parsed.map((message) => answer(message, registry, config.server)));
+  const responses = await Promise.all(
+    parsed.map((message) => answer(classify(message), registry, config.server)),
+  );
   const present = responses.filter((response): response is JsonRpcResponse => response !== undefined);
   return present.length === 0 ? reply(202, undefined, cors) : reply(200, present, cors);
 }
@@ -154,6 +168,7 @@ export async function handleHttp(
   registry: Registry,
   config: TransportConfig,
   auth: AuthCheck | undefined,
+  preRead?: Uint8Array,
 ): Promise<globalThis.Response> {
   const origin = request.headers.get("origin");
   if (
@@ -201,7 +216,7 @@ export async function handleHttp(
   if (contentType !== null && mediaType(contentType) !== "application/json") {
     return refuse(415, INVALID_REQUEST, "Content-Type must be application/json", cors);
   }
-  const body = await readBody(request, config.maxBodySize);
+  const body = await readBody(request, config.maxBodySize, preRead);
   if ("response" in body) return body.response;
   if (tooDeep(body.text))
     return refuse(400, PARSE_ERROR, "parse error: JSON nested deeper than 128 levels", cors);

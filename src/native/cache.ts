@@ -1,9 +1,10 @@
 /** Where compiled native libraries live, and how a source maps to its cached library. */
+
+import { suffix } from "bun:ffi";
 import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
-import { suffix } from "bun:ffi";
 
 type Env = Record<string, string | undefined>;
 
@@ -48,7 +49,12 @@ export function cacheDirFor(sourcePath: string, env: Env = process.env): string 
  * and of the compiler command, so an edit gives a new file (a process that already
  * `dlopen`ed the old one keeps it; `dlopen` of a changed file in place would not reload).
  */
-export function libraryPath(cacheDir: string, sourcePath: string, source: Uint8Array, recipe: string): string {
+export function libraryPath(
+  cacheDir: string,
+  sourcePath: string,
+  source: Uint8Array,
+  recipe: string,
+): string {
   const hash = createHash("sha256")
     .update(recipe)
     .update("\0")

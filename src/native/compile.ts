@@ -86,7 +86,10 @@ function recipeFor(language: NativeLanguage, source: string, options: CompileOpt
     const choice = cChoice(options, env);
     const cc = choice === "tinycc" ? undefined : systemCCompiler(env);
     if (choice === "cc" && !cc) {
-      throw new NativeCompileError(source, "no system C compiler (cc or $CC) found; install one or use TinyCC");
+      throw new NativeCompileError(
+        source,
+        "no system C compiler (cc or $CC) found; install one or use TinyCC",
+      );
     }
     if (!cc) return { compiler: "tinycc", command: () => [], id: "tinycc" };
     const flags = ["-O2", "-shared", "-fPIC"];
@@ -98,7 +101,8 @@ function recipeFor(language: NativeLanguage, source: string, options: CompileOpt
   }
   if (language === "rust") {
     const rustc = Bun.which("rustc");
-    if (!rustc) throw new NativeCompileError(source, "rustc is not installed (https://rustup.rs); cannot compile");
+    if (!rustc)
+      throw new NativeCompileError(source, "rustc is not installed (https://rustup.rs); cannot compile");
     // A file name is not always a valid crate name (dashes), so name the crate explicitly.
     const crate = basename(source, extname(source)).replace(/\W/g, "_").replace(/^(\d)/, "_$1");
     return {
@@ -108,7 +112,8 @@ function recipeFor(language: NativeLanguage, source: string, options: CompileOpt
     };
   }
   const zig = Bun.which("zig");
-  if (!zig) throw new NativeCompileError(source, "zig is not installed (https://ziglang.org); cannot compile");
+  if (!zig)
+    throw new NativeCompileError(source, "zig is not installed (https://ziglang.org); cannot compile");
   return {
     compiler: "zig",
     id: "zig build-lib -dynamic -O ReleaseFast",
@@ -140,7 +145,8 @@ export function compileNativeFile(path: string, options: CompileOptions = {}): C
   if (recipe.compiler === "tinycc") {
     return { source, language, compiler: "tinycc", realSource, cached: false };
   }
-  if (existsSync(library)) return { source, language, compiler: recipe.compiler, library, realSource, cached: true };
+  if (existsSync(library))
+    return { source, language, compiler: recipe.compiler, library, realSource, cached: true };
 
   const temp = temporaryPath(library);
   const result = Bun.spawnSync(recipe.command(realSource, temp), { stdout: "pipe", stderr: "pipe", env });

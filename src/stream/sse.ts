@@ -80,7 +80,8 @@ export class SseBody {
    * headers with the first chunk, and `EventSource` opens on the headers);
    * a keep-alive comment follows every `keepAliveMs`. When the client
    * disconnects (`signal` aborts or the stream is cancelled) the generator's
-   * `return()` is called, so it stops at its next `yield`.
+   * `return()` is called, so it stops at its next `yield`. When the source
+   * throws, the error is logged and the stream ends after the events sent.
    */
   toResponse(signal?: AbortSignal): globalThis.Response {
     const { keepAliveMs = 15_000, retry } = this.options;
@@ -134,6 +135,11 @@ async function* frames(
       }
       yield formatSseEvent(result.value);
     }
+  } catch (error) {
+    // The status line is long gone: log it and end the stream cleanly, so the
+    // client reconnects (with Last-Event-ID) instead of seeing a reset connection.
+    done = true;
+    console.error("webfw: the sse() source threw; the event stream was closed:", error);
   } finally {
     // Reached on disconnect (our own return() was called) and on errors: stop the user's generator too.
     if (!done) await Promise.resolve(iterator.return?.()).catch(() => {});

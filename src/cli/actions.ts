@@ -1,0 +1,64 @@
+/**
+ * Flags that do one thing and exit (help, version, docs, create, create a native
+ * file), shared by `webfw` and `bun app.ts`, plus `--compile-native-path`.
+ */
+import { compileNativePath, describeReport } from "../native/compile.ts";
+import { CreateNativeError, createNativeFile } from "../native/create.ts";
+import { runCreate } from "./create.ts";
+import { type StartFlags, usage } from "./flags.ts";
+import { openUrl } from "./open.ts";
+import { docsUrl, VERSION } from "./version.ts";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Runs the first one-shot action the flags ask for and returns its exit code,
+ * or undefined when there is none (the caller goes on to serve).
+ */
+export async function runOneShotAction(
+  flags: StartFlags,
+  env: Env = process.env,
+): Promise<number | undefined> {
+  if (flags.help) {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
+  if (flags.version) {
+    process.stdout.write(`webfw ${VERSION}\n`);
+    return 0;
+  }
+  if (flags.docs) {
+    const url = docsUrl(env);
+    const opened = openUrl(url, env);
+    process.stdout.write(`webfw documentation: ${url}${opened ? " (opening in your browser)" : ""}\n`);
+    return 0;
+  }
+  if (flags.create) return runCreate(flags.createOptions);
+  if (flags.createNativeFile !== undefined) {
+    try {
+      const created = createNativeFile(flags.createNativeFile);
+      process.stdout.write(
+        `Created ${created.source}\n    and ${created.binding} (exports ${created.functionName})\n`,
+      );
+      return 0;
+    } catch (error) {
+      if (error instanceof CreateNativeError) {
+        process.stderr.write(`webfw --create-native-file: ${error.message}\n`);
+        return error.exitCode;
+      }
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** `--compile-native-path PATH`: compiles, prints one line per file; returns 0, or 1 when any file failed. */
+export function runCompileNative(path: string): number {
+  const report = compileNativePath(path);
+  const lines = describeReport(report);
+  if (lines.length === 0) lines.push(`no .c, .rs or .zig files in ${path}`);
+  for (const line of lines) {
+    (line.startsWith("error:") ? process.stderr : process.stdout).write(`${line}\n`);
+  }
+  return report.failed.length === 0 ? 0 : 1;
+}

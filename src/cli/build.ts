@@ -1,0 +1,128 @@
+/** `webfw build app.ts --outfile app`: one executable with `bun build --compile`. */
+import { existsSync } from "node:fs";
+import { basename, extname, resolve } from "node:path";
+import { FlagError } from "./flags.ts";
+import { PACKAGE_ROOT } from "./version.ts";
+
+/**
+ * Framework modules that are loaded by path at run time (not imported), so the
+ * bundler cannot find them by itself: each is passed to `bun build --compile` as
+ * an extra entrypoint. Paths are relative to the webfw package; missing ones are
+ * skipped. Add new ones here.
+ */
+export const BUILD_EXTRA_ENTRYPOINTS: readonly string[] = ["src/workers/worker-entry.ts"];
+
+export interface BuildOptions {
+  entry: string;
+  outfile: string;
+  minify: boolean;
+  sourcemap: boolean;
+  /** A `bun build --target`, e.g. `bun-linux-x64` or `bun-linux-arm64-musl`, to cross-compile. */
+  target?: string;
+}
+
+/** Parses the arguments after `build`. Throws `FlagError`. */
+export function parseBuildArgs(argv: readonly string[], cwd = process.cwd()): BuildOptions | "help" {
+  let entry: string | undefined;
+  let outfile: string | undefined;
+  let target: string | undefined;
+  let minify = false;
+  let sourcemap = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf("=");
+    const name = arg.startsWith("--") && eq !== -1 ? arg.slice(0, eq) : arg;
+    const inline = arg.startsWith("--") && eq !== -1 ? arg.slice(eq + 1) : undefined;
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "" || (inline === undefined && v.startsWith("-"))) {
+        throw new FlagError(`${name} needs a value`);
+      }
+      return v;
+    };
+    switch (name) {
+      case "-h":
+      case "--help":
+        return "help";
+      case "--outfile":
+      case "-o":
+        outfile = value();
+        break;
+      case "--target":
+        target = value();
+        if (!/^bun(-[a-z0-9]+)*$/.test(target)) {
+          throw new FlagError(`--target must look like bun-linux-x64 or bun-darwin-arm64, got "${target}"`);
+        }
+        break;
+      case "--minify":
+        if (inline !== undefined) throw new FlagError("--minify takes no value");
+        minify = true;
+        break;
+      case "--sourcemap":
+        if (inline !== undefined) throw new FlagError("--sourcemap takes no value");
+        sourcemap = true;
+        break;
+      default:
+        if (arg.startsWith("-")) throw new FlagError(`unknown flag for webfw build: ${name}`);
+        if (entry !== undefined)
+          throw new FlagError(`webfw build takes one app file, got "${entry}" and "${arg}"`);
+        entry = arg;
+    }
+  }
+  if (entry === undefined)
+    throw new FlagError("webfw build needs the app file: webfw build app.ts --outfile app");
+  const absoluteEntry = resolve(cwd, entry);
+  if (!existsSync(absoluteEntry)) throw new FlagError(`app file not found: ${entry}`);
+  return {
+    entry: absoluteEntry,
+    outfile: resolve(cwd, outfile ?? basename(entry, extname(entry))),
+    minify,
+    sourcemap,
+    target,
+  };
+}
+
+export function buildUsage(): string {
+  return [
+    "Usage: webfw build <app.ts> [--outfile FILE] [--minify] [--sourcemap] [--target TARGET]",
+    "",
+    "Compiles the app, webfw and Bun into one executable (bun build --compile),",
+    "including the worker entry and embedded native sources. The executable takes",
+    "the same flags as `bun app.ts` (--port, --processes, --workers, ...).",
+    "",
+    "  -o, --outfile FILE   output file [default: the app file's name without extension]",
+    "  --minify             minify the bundled code",
+    "  --sourcemap          embed a source map (readable stack traces)",
+    "  --target TARGET      cross-compile, e.g. bun-linux-arm64, bun-linux-x64-musl",
+  ].join("\n");
+}
+
+/** The extra entrypoints that exist in this installation. */
+export function extraEntrypoints(root = PACKAGE_ROOT): string[] {
+  return BUILD_EXTRA_ENTRYPOINTS.map((p) => resolve(root, p)).filter((p) => existsSync(p));
+}
+
+/** The `bun build` command line (the app file comes first: it is the executable's main module). */
+export function buildCommand(options: BuildOptions, bun = process.execPath): string[] {
+  const command = [
+    bun,
+    "build",
+    "--compile",
+    options.entry,
+    ...extraEntrypoints(),
+    "--outfile",
+    options.outfile,
+  ];
+  if (options.minify) command.push("--minify");
+  if (options.sourcemap) command.push("--sourcemap");
+  if (options.target) command.push("--target", options.target);
+  return command;
+}
+
+/** Runs the build, streaming Bun's output; resolves its exit code. */
+export async function buildBinary(options: BuildOptions): Promise<number> {
+  const proc = Bun.spawn(buildCommand(options), { stdio: ["inherit", "inherit", "inherit"] });
+  const code = await proc.exited;
+  if (code === 0) process.stdout.write(`webfw build: wrote ${options.outfile}\n`);
+  return code;
+}

@@ -1,0 +1,120 @@
+/**
+ * What `app.start()` does with the command line before it listens: parse the
+ * flags, run one-shot actions, compile native sources, and become a supervisor
+ * (`--processes N`) or a dev reloader (`--dev`) instead of a server when asked.
+ */
+import { dirname } from "node:path";
+import { logger } from "../log/logger.ts";
+import { isEmbedded } from "../native/cache.ts";
+import { runDevReload } from "../process/dev-reload.ts";
+import {
+  CHILD_INDEX_ENV,
+  DEV_RESTARTS_ENV,
+  type Env,
+  isDevChild,
+  isSupervisedChild,
+} from "../process/env.ts";
+import { respawnArgv } from "../process/respawn.ts";
+import { superviseProcesses } from "../process/supervisor.ts";
+import { runCompileNative, runOneShotAction } from "./actions.ts";
+import { FlagError, parseFlags, type StartFlags, usage } from "./flags.ts";
+
+export type ProcessRole = "server" | "supervised-child" | "dev-child";
+
+export interface StartPlan {
+  flags: StartFlags;
+  role: ProcessRole;
+  /** Listen with `reusePort: true` (a supervised child shares the port with its siblings). */
+  reusePort: boolean;
+  /** Open the app's URL once listening: `--open-browser`, and only once (first child, first dev start). */
+  openBrowser: boolean;
+}
+
+export type StartDecision = { action: "serve"; plan: StartPlan } | { action: "exit"; code: number };
+
+export interface PrepareStartOptions {
+  /** Flags to parse (default `process.argv.slice(2)`). */
+  argv?: readonly string[];
+  env?: Env;
+  /** `process.argv`, used to re-run this program for children (default `process.argv`). */
+  processArgv?: readonly string[];
+}
+
+/** Prints a FlagError the way both entry points do: message, blank line, usage; the caller exits 2. */
+export function reportFlagError(error: FlagError): void {
+  process.stderr.write(`webfw: ${error.message}\n\n${usage()}\n`);
+}
+
+/**
+ * Decides what this process does. On `{ action: "exit", code }` the caller exits
+ * with that code (help, version, a flag error = 2, a finished supervisor, ...);
+ * on `{ action: "serve", plan }` it listens, using `plan.flags` and `plan.reusePort`.
+ */
+export async function prepareStart(options: PrepareStartOptions = {}): Promise<StartDecision> {
+  const env = options.env ?? process.env;
+  const processArgv = options.processArgv ?? process.argv;
+  const argv = options.argv ?? processArgv.slice(2);
+
+  let flags: StartFlags;
+  try {
+    flags = parseFlags(argv, env);
+  } catch (error) {
+    if (error instanceof FlagError) {
+      reportFlagError(error);
+      return { action: "exit", code: 2 };
+    }
+    throw error;
+  }
+  logger.setLevel(flags.logLevel);
+
+  const code = await runOneShotAction(flags, env);
+  if (code !== undefined) return { action: "exit", code };
+
+  const supervised = isSupervisedChild(env);
+  const devChild = isDevChild(env);
+  if (supervised || devChild) {
+    // The launcher already compiled native sources; children only load them from the cache.
+    return {
+      action: "serve",
+      plan: {
+        flags,
+        role: supervised ? "supervised-child" : "dev-child",
+        reusePort: supervised,
+        openBrowser:
+          flags.openBrowser &&
+          (supervised ? (env[CHILD_INDEX_ENV] ?? "0") === "0" : (env[DEV_RESTARTS_ENV] ?? "0") === "0"),
+      },
+    };
+  }
+
+  if (flags.compileNativePath !== undefined && !flags.dev) {
+    const compiled = runCompileNative(flags.compileNativePath);
+    if (compiled !== 0) return { action: "exit", code: compiled };
+  }
+
+  const childArgv = respawnArgv(processArgv);
+  if (flags.dev) {
+    const entry = processArgv[1];
+    if (entry === undefined || isEmbedded(entry)) {
+      process.stderr.write(
+        "webfw: --dev needs the app's source files; it does not work in a compiled binary\n",
+      );
+      return { action: "exit", code: 2 };
+    }
+    const exit = await runDevReload({
+      argv: childArgv,
+      env,
+      watchDir: dirname(entry),
+      compileNativePath: flags.compileNativePath,
+    });
+    return { action: "exit", code: exit };
+  }
+  if (flags.processes > 1) {
+    const exit = await superviseProcesses({ count: flags.processes, argv: childArgv, env });
+    return { action: "exit", code: exit };
+  }
+  return {
+    action: "serve",
+    plan: { flags, role: "server", reusePort: false, openBrowser: flags.openBrowser },
+  };
+}

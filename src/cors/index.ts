@@ -1,0 +1,99 @@
+import type { Webfw } from "../app.ts";
+import type { Request } from "../request.ts";
+import { Response } from "../response.ts";
+import { appendVary } from "../vary.ts";
+import { type CorsOptions, type CorsPolicy, corsPolicy, TOKEN } from "./policy.ts";
+
+export type { CorsOptions, CorsOrigins } from "./policy.ts";
+
+// Browsers never need these listed in Access-Control-Allow-Methods (Fetch: CORS-safelisted methods).
+const SAFELISTED_METHODS = new Set(["GET", "HEAD", "POST"]);
+const configured = new WeakSet<object>();
+
+/**
+ * Cross-origin resource sharing for the whole app (also `app.cors(options)`).
+ * A global before-middleware answers preflights for every path; a global
+ * after-middleware adds `Access-Control-Allow-Origin` to every other response
+ * of an allowed origin, error responses included.
+ */
+export function allowCors(app: Webfw, options: CorsOptions = {}): void {
+  if (configured.has(app)) throw new Error("CORS is already configured for this app");
+  const policy = corsPolicy(options);
+  configured.add(app);
+  app.beforeRequest((request) => {
+    if (request.method !== "OPTIONS") return undefined;
+    const origin = request.headers.get("origin");
+    const method = request.headers.get("access-control-request-method");
+    // Without both it is not a preflight but an ordinary OPTIONS request (the route, or 204 with Allow).
+    if (origin === null || method === null) return undefined;
+    return preflight(request, policy, origin, method);
+  });
+  app.afterRequest(async (response, request) => {
+    const headers = response.headers;
+    if (policy.star) {
+      headers.set("access-control-allow-origin", "*");
+    } else {
+      appendVary(headers, "Origin");
+      const origin = request.headers.get("origin");
+      if (origin === null || !(await policy.allows(origin))) return;
+      headers.set("access-control-allow-origin", origin);
+      if (policy.credentials) headers.set("access-control-allow-credentials", "true");
+    }
+    if (policy.exposeValue !== null) headers.set("access-control-expose-headers", policy.exposeValue);
+  });
+}
+
+async function preflight(
+  request: Request,
+  policy: CorsPolicy,
+  origin: string,
+  method: string,
+): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const vary: string[] = [];
+  if (!policy.star) {
+    vary.push("Origin");
+    if (!(await policy.allows(origin))) return refuse(403, "CORS: origin not allowed", vary);
+  }
+  if (!TOKEN.test(method)) return refuse(400, "CORS: malformed Access-Control-Request-Method", vary);
+  if (policy.methods !== null && !SAFELISTED_METHODS.has(method) && !policy.methods.has(method)) {
+    return refuse(403, `CORS: method '${method}' is not allowed`, vary);
+  }
+  const requested = requestedHeaders(request.headers.get("access-control-request-headers"));
+  if (requested === null) return refuse(400, "CORS: malformed Access-Control-Request-Headers", vary);
+  if (policy.headers !== null) {
+    const denied = requested.find((name) => !(policy.headers as ReadonlySet<string>).has(name));
+    if (denied !== undefined) return refuse(403, `CORS: request header '${denied}' is not allowed`, vary);
+  }
+
+  headers["access-control-allow-origin"] = policy.star ? "*" : origin;
+  if (policy.credentials) headers["access-control-allow-credentials"] = "true";
+  if (policy.methods === null) {
+    headers["access-control-allow-methods"] = method;
+    vary.push("Access-Control-Request-Method");
+  } else headers["access-control-allow-methods"] = policy.methodsValue;
+  if (policy.headers === null) {
+    if (requested.length > 0) headers["access-control-allow-headers"] = requested.join(", ");
+    vary.push("Access-Control-Request-Headers");
+  } else if (policy.headersValue !== "") headers["access-control-allow-headers"] = policy.headersValue;
+  if (policy.maxAgeValue !== null) headers["access-control-max-age"] = policy.maxAgeValue;
+  if (vary.length > 0) headers.vary = vary.join(", ");
+  return new Response(204, headers);
+}
+
+/** The names of `Access-Control-Request-Headers`, lower-cased; `null` when one is not a header name. */
+function requestedHeaders(value: string | null): string[] | null {
+  if (value === null) return [];
+  const names = value
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== "");
+  return names.every((name) => TOKEN.test(name)) ? names : null;
+}
+
+/** A refused preflight: no CORS headers, so the browser blocks the request; the text says why. */
+function refuse(status: number, message: string, vary: string[]): Response {
+  const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
+  if (vary.length > 0) headers.vary = vary.join(", ");
+  return new Response(status, headers, message);
+}

@@ -1,0 +1,163 @@
+import type { JsonSchema } from "../args/json-schema.ts";
+import { ArgSpec } from "../args/t.ts";
+import { isStandardSchema, type StandardSchemaV1 } from "../standard-schema.ts";
+import type { SchemaSource } from "./types.ts";
+
+/**
+ * The Standard JSON Schema extension (standardschema.dev/json-schema): zod ≥ 4.2,
+ * arktype and others put a converter beside `validate` on `~standard`. Typed
+ * here so that no validator library is imported at run time.
+ */
+interface JsonSchemaConverter {
+  input?: (options: { target: string; libraryOptions?: Record<string, unknown> }) => unknown;
+  output?: (options: { target: string; libraryOptions?: Record<string, unknown> }) => unknown;
+}
+
+type Direction = "input" | "output";
+
+/**
+ * Named schemas shared by the document (`components.schemas`). External
+ * converters emit `$defs` and `$ref: "#"`, which inside an OpenAPI document
+ * would point at the document's root, so they are moved here and re-pointed.
+ */
+export class SchemaRegistry {
+  readonly schemas: Record<string, JsonSchema> = {};
+  private readonly taken = new Set<string>();
+
+  /** A fresh component name based on `hint` (`User`, `User_2`, …); fill it with `set`. */
+  reserve(hint: string): string {
+    const base = componentName(hint);
+    let name = base;
+    for (let n = 2; this.taken.has(name); n++) name = `${base}_${n}`;
+    this.taken.add(name);
+    return name;
+  }
+
+  set(name: string, schema: JsonSchema): string {
+    this.schemas[name] = schema;
+    return ref(name);
+  }
+
+  /** A schema of the framework itself under a fixed name (e.g. the 422 body). */
+  fixed(name: string, schema: JsonSchema): string {
+    if (!this.taken.has(name)) {
+      this.taken.add(name);
+      this.schemas[name] = schema;
+    }
+    return ref(name);
+  }
+}
+
+const ref = (name: string) => `#/components/schemas/${name}`;
+
+function componentName(hint: string): string {
+  const cleaned = hint.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+|_+$/g, "");
+  return cleaned === "" ? "Schema" : cleaned;
+}
+
+/**
+ * JSON Schema for a `body`/`responses` schema: a `t` spec, a Standard Schema
+ * validator that can describe itself, or a plain JSON Schema object. A
+ * validator that cannot (or a type JSON Schema cannot express) gives `{}`,
+ * "any value", rather than failing the whole document.
+ */
+export function toJsonSchema(
+  source: SchemaSource,
+  registry: SchemaRegistry,
+  hint: string,
+  direction: Direction = "input",
+): JsonSchema {
+  if (source instanceof ArgSpec) return source.jsonSchema();
+  if (isStandardSchema(source)) {
+    const converted = fromValidator(source, direction);
+    return converted === null ? {} : hoist(converted, registry, hint);
+  }
+  if (typeof source === "object" && source !== null && !Array.isArray(source)) {
+    return hoist(source as JsonSchema, registry, hint);
+  }
+  throw new TypeError(
+    `${hint}: a schema must be a t spec, a Standard Schema validator or a JSON Schema object`,
+  );
+}
+
+function fromValidator(schema: StandardSchemaV1, direction: Direction): JsonSchema | null {
+  const standard = schema["~standard"] as StandardSchemaV1["~standard"] & {
+    jsonSchema?: JsonSchemaConverter;
+  };
+  const converter = standard.jsonSchema?.[direction];
+  const attempts: (() => unknown)[] = [];
+  if (typeof converter === "function") {
+    const call = converter.bind(standard.jsonSchema);
+    // zod refuses types JSON Schema cannot express unless told to emit `{}` for them.
+    attempts.push(() => call({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } }));
+    attempts.push(() => call({ target: "draft-2020-12" }));
+  }
+  // Older zod 4 releases and arktype expose a method instead of the extension.
+  for (const method of ["toJSONSchema", "toJsonSchema"]) {
+    const fn = (schema as unknown as Record<string, unknown>)[method];
+    if (typeof fn === "function") attempts.push(() => fn.call(schema));
+  }
+  for (const attempt of attempts) {
+    try {
+      const result = attempt();
+      if (typeof result === "object" && result !== null && !Array.isArray(result))
+        return result as JsonSchema;
+    } catch {
+      // Try the next way; a schema with no JSON Schema form documents as "any".
+    }
+  }
+  return null;
+}
+
+/** Moves `$defs` to `components.schemas` and rewrites `$ref`s that point into them or at the root (`#`). */
+function hoist(schema: JsonSchema, registry: SchemaRegistry, hint: string): JsonSchema {
+  const {
+    $schema: _dialect,
+    $id: _id,
+    $defs,
+    definitions,
+    ...root
+  } = schema as JsonSchema & {
+    $defs?: Record<string, JsonSchema>;
+    definitions?: Record<string, JsonSchema>;
+  };
+  const defs = Object.entries({ ...definitions, ...$defs });
+  // Names first, bodies after: definitions may refer to each other.
+  const names = new Map(defs.map(([name]) => [name, registry.reserve(name)]));
+  const selfRef = containsRef(root, "#") || defs.some(([, def]) => containsRef(def, "#"));
+  const rootName = selfRef ? registry.reserve(hint) : null;
+  const rewrite = (node: unknown) => rewriteRefs(node, names, rootName) as JsonSchema;
+  for (const [name, def] of defs) registry.set(names.get(name) as string, rewrite(def));
+  const result = rewrite(root);
+  return rootName === null ? result : { $ref: registry.set(rootName, result) };
+}
+
+function containsRef(node: unknown, target: string): boolean {
+  if (Array.isArray(node)) return node.some((item) => containsRef(item, target));
+  if (typeof node !== "object" || node === null) return false;
+  return Object.entries(node).some(
+    ([key, value]) => (key === "$ref" && value === target) || containsRef(value, target),
+  );
+}
+
+function rewriteRefs(node: unknown, names: Map<string, string>, rootName: string | null): unknown {
+  if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, names, rootName));
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] =
+      key === "$ref" && typeof value === "string"
+        ? rewriteRef(value, names, rootName)
+        : rewriteRefs(value, names, rootName);
+  }
+  return out;
+}
+
+function rewriteRef(value: string, names: Map<string, string>, rootName: string | null): string {
+  if (value === "#" && rootName !== null) return ref(rootName);
+  const match = /^#\/(?:\$defs|definitions)\/([^/]+)(\/.*)?$/.exec(value);
+  if (!match) return value;
+  const name = decodeURIComponent((match[1] as string).replace(/~1/g, "/").replace(/~0/g, "~"));
+  const target = names.get(name);
+  return target === undefined ? value : ref(target) + (match[2] ?? "");
+}

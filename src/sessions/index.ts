@@ -1,0 +1,141 @@
+import type { Webfw } from "../app.ts";
+import { type CookieOptions, MAX_COOKIE_BYTES, serializeCookie } from "../cookies.ts";
+import type { Request } from "../request.ts";
+import type { Response } from "../response.ts";
+import { appendVary } from "../vary.ts";
+import { normaliseKeys, type SecretKey, SessionCodec, type SessionData } from "./codec.ts";
+import { Session, type SessionBackend } from "./session.ts";
+
+export type { SecretKey, SessionData } from "./codec.ts";
+export { Session } from "./session.ts";
+
+export interface SessionOptions {
+  /** At least 32 bytes. A list rotates keys: the first signs, every one verifies. */
+  secretKey: SecretKey | readonly SecretKey[];
+  /** Default `session`. */
+  cookieName?: string;
+  /** Lifetime in seconds, enforced by the signature as well as the browser; default 14 days. `null`: until the browser closes. */
+  maxAge?: number | null;
+  /** Default `/`. */
+  path?: string;
+  domain?: string;
+  /** Default false; set it in production (HTTPS). */
+  secure?: boolean;
+  /** Default true: scripts cannot read the cookie. */
+  httpOnly?: boolean;
+  /** Default `Lax`. */
+  sameSite?: CookieOptions["sameSite"];
+  partitioned?: boolean;
+  /** Re-send the cookie (a fresh expiry) on every response while the session holds data. Default false. */
+  rolling?: boolean;
+}
+
+/** The session cookie would exceed what browsers keep. */
+export class SessionTooLargeError extends Error {
+  override readonly name = "SessionTooLargeError";
+}
+
+const DEFAULT_MAX_AGE = 14 * 24 * 60 * 60;
+const configured = new WeakSet<object>();
+
+/**
+ * The signed-cookie store behind `app.configureSessions()`: a global
+ * before-middleware gives every request a (lazily read) `request.session`,
+ * a global after-middleware writes the cookie back when the session changed.
+ */
+export function configureSessions(app: Webfw, options: SessionOptions): void {
+  if (configured.has(app)) throw new Error("sessions are already configured for this app");
+  const store = new SessionStore(options);
+  configured.add(app);
+  app.beforeRequest((request) => {
+    request.session = new Session(store, () => request.cookies[store.cookieName]);
+  });
+  app.afterRequest((response, request) => {
+    const session = request.session;
+    if (session !== null && session.backend === store) store.write(session, response);
+  });
+}
+
+/**
+ * Writes the session cookie onto `response` now. Needed only where the
+ * after-middlewares do not run: a before-middleware that answers itself.
+ */
+export function commitSession(request: Request, response: Response): void {
+  const session = request.session;
+  if (session === null || !(session.backend instanceof SessionStore)) {
+    throw new Error("commitSession: sessions are not configured (call app.configureSessions first)");
+  }
+  session.backend.write(session, response);
+}
+
+class SessionStore implements SessionBackend {
+  readonly cookieName: string;
+  private readonly codec: SessionCodec;
+  private readonly maxAge: number | null;
+  private readonly rolling: boolean;
+  private readonly attributes: CookieOptions;
+
+  constructor(options: SessionOptions) {
+    if (typeof options !== "object" || options === null)
+      throw new TypeError("configureSessions needs an options object");
+    const keys = normaliseKeys(options.secretKey);
+    this.cookieName = options.cookieName ?? "session";
+    const maxAge = options.maxAge === undefined ? DEFAULT_MAX_AGE : options.maxAge;
+    if (maxAge !== null && (!Number.isSafeInteger(maxAge) || maxAge <= 0)) {
+      throw new TypeError("sessions: maxAge must be a positive whole number of seconds, or null");
+    }
+    this.maxAge = maxAge;
+    this.rolling = options.rolling === true;
+    this.attributes = {
+      path: options.path ?? "/",
+      domain: options.domain,
+      secure: options.secure === true,
+      httpOnly: options.httpOnly ?? true,
+      sameSite: options.sameSite ?? "Lax",
+      partitioned: options.partitioned === true,
+    };
+    // Bad names and attributes fail here, at configuration, rather than on the first response.
+    serializeCookie(this.cookieName, "x", this.attributes);
+    this.codec = new SessionCodec(keys, this.cookieName);
+  }
+
+  decode(raw: string): SessionData | null {
+    return this.codec.decode(raw, Date.now());
+  }
+
+  check(data: SessionData): void {
+    let value: string;
+    try {
+      value = this.codec.encode(data, Date.now(), this.maxAge);
+    } catch (error) {
+      throw new TypeError(`session data must be JSON-serialisable: ${(error as Error).message}`);
+    }
+    const size = this.cookieName.length + 1 + value.length;
+    if (size > MAX_COOKIE_BYTES) {
+      throw new SessionTooLargeError(
+        `session cookie '${this.cookieName}' would be ${size} bytes; browsers drop cookies over ${MAX_COOKIE_BYTES} ` +
+          "bytes. Keep large data server-side and store only its id in the session.",
+      );
+    }
+  }
+
+  /** Sets or deletes the cookie as the session requires; at most once per request unless it changes again. */
+  write(session: Session, response: Response): void {
+    if (session.accessed) appendVary(response.headers, "Cookie");
+    if (session.committed && !session.modified) return;
+    const entries = session.load();
+    if (session.modified && entries.size === 0) {
+      if (session.hadCookie)
+        response.setCookie(this.cookieName, "", { ...this.attributes, maxAge: 0, expires: new Date(0) });
+    } else if (session.modified || (this.rolling && entries.size > 0)) {
+      const value = this.codec.encode(Object.fromEntries(entries), Date.now(), this.maxAge);
+      response.setCookie(
+        this.cookieName,
+        value,
+        this.maxAge === null ? this.attributes : { ...this.attributes, maxAge: this.maxAge },
+      );
+    }
+    session.modified = false;
+    session.committed = true;
+  }
+}

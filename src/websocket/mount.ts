@@ -1,0 +1,121 @@
+import type { ArgSpec } from "../args/t.ts";
+import type { AuthenticationHandler } from "../auth.ts";
+import { compileRoute, type Dispatcher, type PipelineConfig, type RoutePlan } from "../dispatch.ts";
+import type { BeforeMiddleware } from "../middleware.ts";
+import { patternParams } from "../route.ts";
+import type { RouterBase } from "../router-base.ts";
+import type { RouteTable } from "../runtime.ts";
+import type { BroadcastOptions, ResolvedWebSocketOptions } from "./options.ts";
+import type { WebSocketRoute } from "./route.ts";
+import { isUpgradeRequest, WebSocketRuntime } from "./runtime.ts";
+
+export { WebSocketRuntime } from "./runtime.ts";
+
+/** What build.ts resolves for a route from its chain of routers (the same as for HTTP routes). */
+export interface UpgradeScope {
+  before: BeforeMiddleware[];
+  auth: AuthenticationHandler | null;
+}
+
+export interface MountInput {
+  root: RouterBase;
+  options: ResolvedWebSocketOptions;
+  broadcast: Required<BroadcastOptions> | null;
+  table: RouteTable;
+  /** Const GET responses that Bun would serve without JS; a WebSocket route on the same path must see its requests. */
+  statics: Map<string, globalThis.Response>;
+  config: PipelineConfig;
+  scope(chain: RouterBase[], path: string): UpgradeScope;
+}
+
+/**
+ * Puts every WebSocket route of the router tree into the route table as the
+ * GET of its path, so all three matching engines find it. The upgrade request
+ * runs the pipeline of a GET there (request-header rules, before-request
+ * middlewares, authentication, typed args, path and query params) and is then
+ * upgraded; after-request middlewares do not run, since an upgrade has no
+ * response. A plain GET route on the same path still answers requests
+ * without `Upgrade: websocket`. Returns `null` when the app has no WebSocket route.
+ */
+export function mountWebSockets(input: MountInput): WebSocketRuntime | null {
+  const owned = collectWebSockets(input.root, [input.root]);
+  if (owned.length === 0) return null;
+  const runtime = new WebSocketRuntime(input.options, input.broadcast);
+  for (const { route, chain } of owned) {
+    const pattern = route.path;
+    const names = patternParams(pattern);
+    const { before, auth } = input.scope(chain, pattern);
+    const routers = chain.slice(1);
+    const plan: RoutePlan = {
+      pattern,
+      method: "GET",
+      handler: (request) => runtime.upgrade(route, request, topicOf(pattern, names, request.pathParams)),
+      before,
+      after: [],
+      auth,
+      authRequired: route.options.authRequired === true,
+      args: route.options.args && Object.keys(route.options.args).length > 0 ? route.options.args : null,
+      pathParamNames: names,
+      body: null,
+      routerDependencies:
+        routers.length > 0 ? Object.assign({}, ...routers.map((r) => r.dependencies)) : input.root.dependencies,
+    };
+    if (plan.authRequired && plan.auth === null) {
+      throw new Error(`WebSocket ${pattern} has authRequired but no authentication is configured`);
+    }
+    for (const [name, spec] of Object.entries(plan.args ?? {})) {
+      if (typeof (spec as ArgSpec<unknown>)?.parse !== "function") {
+        throw new TypeError(`args.${name} of WebSocket ${pattern} is not a t.* spec`);
+      }
+    }
+    let methods = input.table.get(pattern);
+    if (!methods) input.table.set(pattern, (methods = new Map()));
+    input.statics.delete(`GET ${pattern}`);
+    methods.set("GET", upgradeDispatcher(compileRoute(plan, input.config), methods.get("GET") ?? null, runtime));
+  }
+  return runtime;
+}
+
+/**
+ * The GET of a WebSocket path: upgrade requests go through the upgrade
+ * pipeline (which answers 401, 400, a middleware's response… or upgrades, and
+ * then Bun must get no response at all); other requests go to the path's own
+ * GET route, or get 426 Upgrade Required.
+ */
+function upgradeDispatcher(upgrade: Dispatcher, plain: Dispatcher | null, runtime: WebSocketRuntime): Dispatcher {
+  return (raw, server, params) => {
+    if (plain !== null && !isUpgradeRequest(raw)) return plain(raw, server, params);
+    const result = upgrade(raw, server, params);
+    if (result instanceof Promise) return result.then((response) => afterUpgrade(raw, response, runtime));
+    return afterUpgrade(raw, result, runtime);
+  };
+}
+
+function afterUpgrade(raw: globalThis.Request, response: globalThis.Response, runtime: WebSocketRuntime): globalThis.Response {
+  // Bun wants `undefined` from a handler that upgraded; the Dispatcher type has no room for it.
+  return runtime.upgraded.has(raw) ? (undefined as unknown as globalThis.Response) : response;
+}
+
+/**
+ * The pub/sub topic of a connection: the route's pattern and its decoded path
+ * parameters, so `/chat/:room` broadcasts per room. Identical in every
+ * process, which the Redis relay relies on.
+ */
+export function topicOf(pattern: string, names: string[], params: Record<string, string>): string {
+  let topic = `webfw:ws:${pattern}`;
+  for (const name of names) topic += `\u0000${params[name] ?? ""}`;
+  return topic;
+}
+
+interface OwnedWebSocket {
+  route: WebSocketRoute;
+  chain: RouterBase[];
+}
+
+/** Every WebSocket route of the tree with its chain of routers, outermost first (like build.ts `collectRoutes`). */
+export function collectWebSockets(router: RouterBase, chain: RouterBase[]): OwnedWebSocket[] {
+  return [
+    ...router.websockets.map((route) => ({ route: route as WebSocketRoute, chain })),
+    ...router.children.flatMap((child) => collectWebSockets(child, [...chain, child])),
+  ];
+}

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Server } from "bun";
+import { decodeBody, readBody } from "../../src/body/read-body.ts";
+import { BadRequestError, HttpError } from "../../src/errors.ts";
+import { rawRequest } from "../static/raw-http.ts";
+
+const LIMIT = 1000;
+let server: Server<unknown>;
+let lastError: unknown = null;
+let errorSeen: () => void = () => {};
+
+beforeAll(() => {
+  server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(request) {
+      try {
+        const bytes = await readBody(request, LIMIT);
+        const sum = bytes.reduce((a, b) => (a + b) % 65536, 0);
+        return Response.json({ length: bytes.length, sum });
+      } catch (error) {
+        lastError = error;
+        errorSeen();
+        if (error instanceof HttpError) return new Response(error.message, { status: error.status });
+        return new Response("unexpected", { status: 500 });
+      }
+    },
+  });
+});
+
+afterAll(() => {
+  server.stop(true);
+});
+
+const url = () => `http://127.0.0.1:${server.port}/`;
+
+function chunkedStream(chunks: number, size: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent === chunks) controller.close();
+      else {
+        sent++;
+        controller.enqueue(new Uint8Array(size).fill(1));
+      }
+    },
+  });
+}
+
+describe("readBody over HTTP", () => {
+  test("a Content-Length body up to the limit is read whole", async () => {
+    const response = await fetch(url(), { method: "POST", body: new Uint8Array(LIMIT).fill(2) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ length: LIMIT, sum: 2 * LIMIT });
+  });
+
+  test("an empty body is empty", async () => {
+    const response = await fetch(url(), { method: "POST" });
+    expect(await response.json()).toEqual({ length: 0, sum: 0 });
+  });
+
+  test("Content-Length over the limit is 413 before any body byte arrives", async () => {
+    // The body is never sent: a server that tried to read it would wait, not answer.
+    const response = await rawRequest(
+      server.port!,
+      `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${LIMIT + 1}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(response.status).toBe(413);
+    expect(response.body).toBe("Payload Too Large");
+  });
+
+  test("a chunked body within the limit is read whole", async () => {
+    const response = await fetch(url(), {
+      method: "POST",
+      body: chunkedStream(4, 250),
+      duplex: "half",
+    } as RequestInit);
+    expect(await response.json()).toEqual({ length: 1000, sum: 1000 });
+  });
+
+  test("a chunked body growing past the limit is 413 while the client is still sending", async () => {
+    // 11 chunks announced, only 5 sent before waiting for the answer: the server must not wait for the rest.
+    let head = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+    for (let i = 0; i < 5; i++) head += `fa\r\n${"x".repeat(250)}\r\n`;
+    const response = await rawRequest(server.port!, head);
+    expect(response.status).toBe(413);
+    expect(response.body).toContain("Payload Too Large");
+  });
+
+  test("a body cut short by the client is a BadRequestError", async () => {
+    lastError = null;
+    const seen = new Promise<void>((resolve) => {
+      errorSeen = resolve;
+    });
+    await rawRequest(
+      server.port!,
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly a few bytes",
+      200,
+    );
+    await Promise.race([seen, Bun.sleep(3000)]);
+    expect(lastError).toBeInstanceOf(BadRequestError);
+    expect((lastError as BadRequestError).message).toMatch(/cut short/);
+  });
+});
+
+describe("readBody without a server", () => {
+  test("a stream body past the limit is refused and its source cancelled", async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(300));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const request = new Request("http://x/", { method: "POST", body, duplex: "half" } as RequestInit);
+    await expect(readBody(request, LIMIT)).rejects.toMatchObject({
+      status: 413,
+      message: "Payload Too Large",
+    });
+    expect(pulled).toBeLessThanOrEqual(5);
+    await Bun.sleep(10);
+    expect(cancelled).toBe(true);
+  });
+
+  test("a stream that errors is a BadRequestError", async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(3));
+        controller.error(new Error("connection reset"));
+      },
+    });
+    const request = new Request("http://x/", { method: "POST", body, duplex: "half" } as RequestInit);
+    await expect(readBody(request, LIMIT)).rejects.toBeInstanceOf(BadRequestError);
+  });
+
+  test("an invalid Content-Length is a BadRequestError", async () => {
+    const request = new Request("http://x/", {
+      method: "POST",
+      body: "abc",
+      headers: { "content-length": "3x" },
+    });
+    await expect(readBody(request, LIMIT)).rejects.toBeInstanceOf(BadRequestError);
+  });
+
+  test("a GET without a body is empty", async () => {
+    expect((await readBody(new Request("http://x/"), LIMIT)).length).toBe(0);
+  });
+
+  test("reading twice is a programming error, not a 4xx", async () => {
+    const request = new Request("http://x/", { method: "POST", body: "abc" });
+    await readBody(request, LIMIT);
+    const error = await readBody(request, LIMIT).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(HttpError);
+  });
+});
+
+describe("decodeBody", () => {
+  test('empty bytes are ""', () => {
+    expect(decodeBody(new Uint8Array(0))).toBe("");
+  });
+  test("valid UTF-8 is a string, BOM kept", () => {
+    expect(decodeBody(new TextEncoder().encode("héllo €"))).toBe("héllo €");
+    expect(decodeBody(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]))).toBe("\uFEFFa");
+  });
+  test("anything else stays bytes, the same bytes", () => {
+    const bytes = new Uint8Array([0x61, 0xff, 0x00, 0xc3]);
+    const decoded = decodeBody(bytes);
+    expect(decoded).toBeInstanceOf(Uint8Array);
+    expect(decoded).toEqual(bytes);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * The MCP Inspector CLI (`@modelcontextprotocol/inspector --cli … --transport http`) against the
+ * example app, run as a subprocess exactly as a user would: it must work offline.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import app from "../../examples/mcp-server.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const INSPECTOR = join(ROOT, "node_modules", ".bin", "mcp-inspector");
+
+let url: string;
+let stop: () => unknown;
+let home: string;
+
+beforeAll(async () => {
+  // The example app as the core serves it: routing of `/mcp`, global middlewares, the works.
+  const server = await app.start({ port: 0, host: "127.0.0.1" });
+  url = `http://127.0.0.1:${server.port}/mcp`;
+  stop = () => server.stop();
+  // The CLI keeps a catalog under $HOME; give it a scratch one.
+  home = mkdtempSync(join(tmpdir(), "webfw-inspector-"));
+});
+
+afterAll(async () => {
+  await stop?.();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+/** Runs the Inspector CLI with Node when present (what `npx` would use), else with Bun. */
+async function inspector(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const runtime = Bun.which("node") ?? process.execPath;
+  const child = Bun.spawn([runtime, INSPECTOR, "--cli", url, "--transport", "http", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, HOME: home, NO_COLOR: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const killer = setTimeout(() => child.kill(), 25_000);
+  try {
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    return { code, stdout, stderr };
+  } finally {
+    clearTimeout(killer);
+  }
+}
+
+describe("Inspector CLI", () => {
+  test("tools/list lists the example's tools with their schemas", async () => {
+    const run = await inspector("--method", "tools/list");
+    expect(run.stderr).not.toContain("Error");
+    expect(run.code).toBe(0);
+    const { tools } = JSON.parse(run.stdout);
+    expect(tools.map((tool: { name: string }) => tool.name)).toEqual(["add", "divide", "shout"]);
+    expect(tools[0]).toEqual({
+      name: "add",
+      description: "Add two integers",
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "integer" }, b: { type: "integer" } },
+        required: ["a", "b"],
+      },
+    });
+  });
+
+  test("tools/call converts the CLI's key=value arguments", async () => {
+    const run = await inspector("--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "b=40");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ content: [{ type: "text", text: "42" }], isError: false });
+  });
+
+  test("resources and prompts", async () => {
+    const templates = await inspector("--method", "resources/templates/list");
+    expect(templates.code).toBe(0);
+    expect(JSON.parse(templates.stdout).resourceTemplates[0].uriTemplate).toBe("greeting://{name}");
+    const read = await inspector("--method", "resources/read", "--uri", "greeting://Ada");
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.stdout).contents[0].text).toBe("Hello, Ada!");
+    const prompt = await inspector(
+      "--method",
+      "prompts/get",
+      "--prompt-name",
+      "explain",
+      "--prompt-args",
+      "topic=owls",
+    );
+    expect(prompt.code).toBe(0);
+    expect(JSON.parse(prompt.stdout).messages).toHaveLength(2);
+  });
+});
