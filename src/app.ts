@@ -13,6 +13,13 @@ import type { FallbackHandler } from "./runtime.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./server.ts";
 import { configureSessions, type SessionOptions } from "./sessions/index.ts";
 import { createDirectoryServer, type ServeDirectoryOptions } from "./static/serve-directory.ts";
+import {
+  type BroadcastOptions,
+  checkBroadcastOptions,
+  type ResolvedWebSocketOptions,
+  resolveWebSocketOptions,
+  type WebSocketOptions,
+} from "./websocket/options.ts";
 
 export interface WebfwOptions {
   /** Route-matching engine (DESIGN §2); default `bun`, the fastest in `bench/`. */
@@ -25,6 +32,8 @@ export interface WebfwOptions {
   dev?: boolean;
   /** `GET /openapi.json` and `GET /docs` (on by default); `false` turns both off. See docs/openapi.md. */
   openapi?: false | OpenApiOptions;
+  /** WebSocket limits: `maxPayloadLength`, `backpressureLimit`, `idleTimeout`, … (docs/websockets.md). */
+  websocket?: WebSocketOptions;
 }
 
 export type LifecycleHandler = () => unknown;
@@ -34,7 +43,10 @@ export type ExceptionHandler = (error: unknown, request: Request) => unknown;
 export class Webfw extends RouterBase {
   /** The app's main file: worker processes and Workers import it. */
   readonly mainFile: string;
-  readonly config: Required<Omit<WebfwOptions, "formLimits">> & { formLimits: FormLimits };
+  readonly config: Required<Omit<WebfwOptions, "formLimits" | "websocket">> & {
+    formLimits: FormLimits;
+    websocket: ResolvedWebSocketOptions;
+  };
   /** The Model Context Protocol endpoint (`POST /mcp`), active once something is registered. */
   readonly mcp = new Mcp();
 
@@ -46,6 +58,8 @@ export class Webfw extends RouterBase {
   /** @internal */ readonly shutdownHandlers: LifecycleHandler[] = [];
   /** @internal */ readonly fallbacks: FallbackHandler[] = [];
   /** @internal */ exceptionHandler: ExceptionHandler | null = null;
+  /** @internal Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
+  broadcastConfig: Required<BroadcastOptions> | null = null;
 
   constructor(mainFile: string, options: WebfwOptions = {}) {
     super("");
@@ -58,6 +72,7 @@ export class Webfw extends RouterBase {
       formLimits: { ...DEFAULT_FORM_LIMITS, ...options.formLimits },
       dev: options.dev ?? false,
       openapi: resolveOpenApiOptions(options.openapi),
+      websocket: resolveWebSocketOptions(options.websocket),
     };
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
@@ -112,6 +127,15 @@ export class Webfw extends RouterBase {
   /** Cross-origin resource sharing for every path; call it before other middlewares (docs/cors.md). */
   cors(options: CorsOptions = {}): this {
     allowCors(this, options);
+    return this;
+  }
+
+  /**
+   * Relays WebSocket `broadcast` through Redis pub/sub, so clients connected to
+   * other processes and machines receive it too (docs/websockets.md).
+   */
+  configureBroadcast(options: BroadcastOptions): this {
+    this.broadcastConfig = checkBroadcastOptions(options);
     return this;
   }
 

@@ -26,3 +26,16 @@ export type { StandardSchemaV1 } from "./standard-schema.ts";
 export * as statusCodes from "./status-codes.ts";
 export { MustacheTemplate, TemplateInterface } from "./templating/index.ts";
 export { Url } from "./url.ts";
+export type { WebSocketAdapter } from "./types.ts";
+export type {
+  BroadcastOptions,
+  CloseHandler,
+  ConnectHandler,
+  Message as WebSocketMessage,
+  WebSocket,
+  WebSocketDeps,
+  WebSocketHandler,
+  WebSocketOptions,
+  WebSocketRoute,
+  WebSocketRouteOptions,
+} from "./websocket/index.ts";

@@ -23,6 +23,8 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   const start = resolveStart(app, options);
   if (start.dev) (app.config as { dev: boolean }).dev = true;
   const built = await app.build();
+  // WebSocket broadcast relay (src/websocket/): connect to Redis before listening, so a bad redisUrl fails start().
+  await built.websocket?.start();
   for (const handler of app.startupHandlers) await handler();
 
   const maxBodySize = app.config.maxBodySize;
@@ -36,19 +38,26 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
     development: start.dev,
     routes: built.bunRoutes,
     fetch: (request, srv) => built.handle(request, srv),
+    // Bun's handler for every WebSocket route, with the app's limits (maxPayloadLength, backpressureLimit, …).
+    websocket: built.websocket?.handler,
     error(error) {
       console.error("unhandled error:", error);
       return textResponse(500, "Internal Server Error");
     },
   });
 
+  built.websocket?.attach(server);
+
   let stopping: Promise<void> | null = null;
   const stop = (force = false): Promise<void> => {
     stopping ??= (async () => {
+      // Open WebSockets would hold the server open: close them (1001 going away) first.
+      built.websocket?.closeAll();
       const drained = server.stop(force);
       const timeout = Bun.sleep(options.drainTimeoutMs ?? DEFAULT_DRAIN_MS).then(() => "timeout" as const);
       if ((await Promise.race([drained, timeout])) === "timeout") await server.stop(true);
       built.runtime.close();
+      built.websocket?.stop();
       for (const handler of app.shutdownHandlers) {
         try {
           await handler();

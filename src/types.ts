@@ -4,6 +4,7 @@ import type { Identity } from "./identity.ts";
 import type { QueryParams } from "./query-params.ts";
 import type { Request } from "./request.ts";
 import type { Url } from "./url.ts";
+import type { WebSocket } from "./websocket/websocket.ts";
 
 export type { Headers, Identity, QueryParams, Request, Url };
 export type PathParams = Record<string, string>;
@@ -16,3 +17,5 @@ export type Files = Record<string, Uint8Array>;
 export type IPAddress = string | null;
 export type RequestMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "CONNECT" | "TRACE";
 export type Method = RequestMethod;
+/** The WebSocket object a WebSocket handler receives (spec `WebSocketAdapter`). */
+export type WebSocketAdapter<P extends Record<string, string> = Record<string, string>> = WebSocket<P>;

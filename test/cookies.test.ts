@@ -26,7 +26,9 @@ describe("serializeCookie", () => {
   });
 
   test("values are percent-encoded so CR/LF and ';' cannot break out", () => {
-    expect(serializeCookie("a", "x\r\nSet-Cookie: evil=1; Path=/")).toBe("a=x%0D%0ASet-Cookie%3A%20evil%3D1%3B%20Path%3D%2F");
+    expect(serializeCookie("a", "x\r\nSet-Cookie: evil=1; Path=/")).toBe(
+      "a=x%0D%0ASet-Cookie%3A%20evil%3D1%3B%20Path%3D%2F",
+    );
     expect(serializeCookie("a", "héllo ☃")).toBe("a=h%C3%A9llo%20%E2%98%83");
   });
 
@@ -66,14 +68,22 @@ describe("serializeCookie", () => {
   });
 
   test("a cookie over 4096 bytes is refused with its size", () => {
-    expect(serializeCookie("a", "x".repeat(MAX_COOKIE_BYTES - 2)).length).toBe(MAX_COOKIE_BYTES);
-    expect(() => serializeCookie("a", "x".repeat(MAX_COOKIE_BYTES - 1))).toThrow(/4097 bytes/);
+    // Name and value together: "a" + 4095 bytes is the largest allowed.
+    expect(serializeCookie("a", "x".repeat(MAX_COOKIE_BYTES - 1)).length).toBe(MAX_COOKIE_BYTES + 1);
+    expect(() => serializeCookie("a", "x".repeat(MAX_COOKIE_BYTES))).toThrow(/4097 bytes/);
+    // Percent-encoding counts: 1366 × "é" is 8196 encoded bytes.
+    expect(() => serializeCookie("a", "é".repeat(1366))).toThrow(/over 4096 bytes/);
   });
 });
 
 describe("parseCookies", () => {
   test("well-formed pairs, spaces, quotes and percent-escapes", () => {
-    expect(parseCookies('a=1; b = two ; c="quoted"; d=caf%C3%A9')).toEqual({ a: "1", b: "two", c: "quoted", d: "café" });
+    expect(parseCookies('a=1; b = two ; c="quoted"; d=caf%C3%A9')).toEqual({
+      a: "1",
+      b: "two",
+      c: "quoted",
+      d: "café",
+    });
   });
 
   test("malformed input is skipped or kept raw, never an error", () => {
@@ -178,7 +188,9 @@ describe("cookies over HTTP", () => {
       });
       socket.on("error", reject);
       socket.on("close", () => resolve(data));
-      socket.write("GET /cookies HTTP/1.1\r\nHost: x\r\nCookie: a=1\r\nCookie: b=2\r\nConnection: close\r\n\r\n");
+      socket.write(
+        "GET /cookies HTTP/1.1\r\nHost: x\r\nCookie: a=1\r\nCookie: b=2\r\nConnection: close\r\n\r\n",
+      );
     });
     expect(raw.startsWith("HTTP/1.1 200")).toBe(true);
     expect(JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))).toEqual({ a: "1", b: "2" });

@@ -95,8 +95,13 @@ export function tempDir(prefix: string): { path: string; remove: () => void } {
 export function collect(stream: ReadableStream<Uint8Array>): { text: () => string; done: Promise<void> } {
   let text = "";
   const decoder = new TextDecoder();
+  const reader = stream.getReader();
   const done = (async () => {
-    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+    for (;;) {
+      const { done: finished, value } = await reader.read();
+      if (finished) return;
+      text += decoder.decode(value, { stream: true });
+    }
   })();
   return { text: () => text, done };
 }

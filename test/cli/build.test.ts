@@ -1,0 +1,136 @@
+/** `webfw build app.ts --outfile app`: one executable that serves, supervises and loads native code. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { BUILD_EXTRA_ENTRYPOINTS, buildCommand, extraEntrypoints, parseBuildArgs } from "../../src/cli/build.ts";
+import { FlagError } from "../../src/cli/flags.ts";
+import { collect, freePort, MINI_APP, REPO, runCli, tempDir, testEnv, tryGet, waitFor } from "./helpers.ts";
+
+const NATIVE_APP = join(import.meta.dir, "fixtures/native-app.ts");
+const HAS_CC = Bun.which("cc") !== null;
+
+let tmp: { path: string; remove: () => void };
+let miniBinary: string;
+
+beforeAll(async () => {
+  tmp = tempDir("build");
+  miniBinary = join(tmp.path, "mini");
+  const { code, stdout, stderr } = await runCli(["build", MINI_APP, "--outfile", miniBinary]);
+  if (code !== 0) throw new Error(`build failed: ${stdout}\n${stderr}`);
+}, 60_000);
+afterAll(() => tmp.remove());
+
+function startBinary(binary: string, args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn([binary, ...args], { cwd: tmp.path, env: testEnv(env), stdout: "pipe", stderr: "pipe" });
+  return { proc, err: collect(proc.stderr) };
+}
+
+describe("webfw build", () => {
+  test("the executable serves and takes the usual flags", async () => {
+    expect(existsSync(miniBinary)).toBe(true);
+    const port = freePort();
+    const { proc } = startBinary(miniBinary, ["--port", String(port), "--workers", "2"]);
+    try {
+      const res = await waitFor(() => tryGet(`http://127.0.0.1:${port}/`), 10_000, "the binary to listen");
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe("hello from mini");
+      const info = (await (await fetch(`http://127.0.0.1:${port}/info`)).json()) as Record<string, unknown>;
+      expect(info).toMatchObject({ role: "server", workers: 2 });
+    } finally {
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(0);
+    }
+  });
+
+  test("--processes 2 from the executable re-spawns the executable itself", async () => {
+    const port = freePort();
+    const events = join(tmp.path, "events");
+    mkdirSync(events, { recursive: true });
+    const { proc } = startBinary(miniBinary, ["--processes", "2", "--port", String(port)], {
+      MINI_EVENTS_DIR: events,
+    });
+    try {
+      await waitFor(
+        () => readdirSync(events).filter((f) => f.startsWith("start-")).length === 2,
+        10_000,
+        "two children",
+      );
+      const info = (await (await fetch(`http://127.0.0.1:${port}/info`)).json()) as Record<string, unknown>;
+      expect(info.role).toBe("supervised-child");
+      // The child's command line is the binary and the flags, with no script path in between.
+      const pid = info.pid as number;
+      const cmdline = (await Bun.file(`/proc/${pid}/cmdline`).text()).split("\0").filter(Boolean);
+      expect(cmdline).toEqual([miniBinary, "--processes", "2", "--port", String(port)]);
+    } finally {
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(0);
+    }
+  });
+
+  const nativeCases: [string, string][] = [["tinycc", "TinyCC (embedded C copied out first)"]];
+  if (HAS_CC) nativeCases.push(["cc", "the system C compiler"]);
+  for (const [compiler, label] of nativeCases) {
+    test(`native C embedded in the executable loads with ${label}`, async () => {
+      const binary = join(tmp.path, `native-${compiler}`);
+      const built = await runCli(["build", NATIVE_APP, "-o", binary]);
+      expect(built.code).toBe(0);
+      const port = freePort();
+      const { proc, err } = startBinary(binary, ["--port", String(port)], {
+        WEBFW_NATIVE_COMPILER: compiler,
+        WEBFW_NATIVE_CACHE: join(tmp.path, `cache-${compiler}`),
+      });
+      try {
+        const res = await waitFor(() => tryGet(`http://127.0.0.1:${port}/`), 15_000, "the native binary");
+        expect(await res.text()).toBe("twice(21) = 42");
+      } catch (error) {
+        throw new Error(`${error}\n${err.text()}`);
+      } finally {
+        proc.kill("SIGTERM");
+        await proc.exited;
+      }
+    }, 60_000);
+  }
+
+  test("build flag mistakes exit 2; --help exits 0", async () => {
+    const missing = await runCli(["build"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("webfw build needs the app file");
+    const unknown = await runCli(["build", MINI_APP, "--compress"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown flag for webfw build: --compress");
+    const notFound = await runCli(["build", "nope.ts"]);
+    expect(notFound.code).toBe(2);
+    expect(notFound.stderr).toContain("app file not found: nope.ts");
+    const help = await runCli(["build", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: webfw build <app.ts>");
+  });
+});
+
+describe("build command line", () => {
+  test("the app comes first, extra entrypoints follow, options map to bun build flags", () => {
+    const options = parseBuildArgs([MINI_APP, "--outfile=out/app", "--minify", "--sourcemap", "--target", "bun-linux-x64"], REPO);
+    if (options === "help") throw new Error("unexpected help");
+    expect(options.outfile).toBe(join(REPO, "out/app"));
+    const command = buildCommand(options, "bun");
+    expect(command.slice(0, 4)).toEqual(["bun", "build", "--compile", MINI_APP]);
+    expect(command).toContain("--minify");
+    expect(command).toContain("--sourcemap");
+    expect(command.slice(-2)).toEqual(["--target", "bun-linux-x64"]);
+    for (const extra of extraEntrypoints()) expect(command).toContain(extra);
+  });
+
+  test("the worker entry is listed, and only existing entrypoints are passed", () => {
+    expect(BUILD_EXTRA_ENTRYPOINTS).toContain("src/workers/worker-entry.ts");
+    for (const path of extraEntrypoints()) expect(existsSync(path)).toBe(true);
+  });
+
+  test("default outfile is the app name; bad values throw FlagError", () => {
+    const options = parseBuildArgs([MINI_APP], "/somewhere");
+    expect(options !== "help" && options.outfile).toBe("/somewhere/mini-app");
+    expect(() => parseBuildArgs([MINI_APP, "--target", "x86"])).toThrow(FlagError);
+    expect(() => parseBuildArgs([MINI_APP, "--outfile"])).toThrow("--outfile needs a value");
+    expect(() => parseBuildArgs([MINI_APP, MINI_APP])).toThrow("one app file");
+    expect(parseBuildArgs(["-h"])).toBe("help");
+  });
+});
