@@ -11,6 +11,8 @@ import type { Request } from "./request.ts";
 import { RouterBase } from "./router-base.ts";
 import type { FallbackHandler } from "./runtime.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./server.ts";
+import type { WorkerPool } from "./workers/pool.ts";
+import { registerApp } from "./workers/worker-mode.ts";
 import { configureSessions, type SessionOptions } from "./sessions/index.ts";
 import { createDirectoryServer, type ServeDirectoryOptions } from "./static/serve-directory.ts";
 import {
@@ -77,6 +79,7 @@ export class Webfw extends RouterBase {
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
     }
+    registerApp(this);
   }
 
   /** Values every request receives as `request.globalDependencies`. */
@@ -174,8 +177,8 @@ export class Webfw extends RouterBase {
   }
 
   /** Compiles the routes (done by `start()`; exposed for tools and tests). */
-  build(): Promise<BuiltApp> {
-    return buildRuntime(this);
+  build(pool: WorkerPool | null = null): Promise<BuiltApp> {
+    return buildRuntime(this, pool);
   }
 
   /**

@@ -13,6 +13,7 @@ import { decodeParams, type RouteTable, Runtime } from "./runtime.ts";
 import { toWebResponse } from "./convert.ts";
 import { mountWebSockets, type WebSocketRuntime } from "./websocket/mount.ts";
 import { logger } from "./log/logger.ts";
+import { isSyncHandler, type WorkerPool } from "./workers/pool.ts";
 import { openApiRoutes } from "./openapi/index.ts";
 
 type WebResponse = globalThis.Response;
@@ -37,7 +38,7 @@ interface OwnedRoute {
 }
 
 /** Resolves every route against its routers, compiles its dispatcher and prepares const responses. */
-export async function buildRuntime(app: Webfw): Promise<BuiltApp> {
+export async function buildRuntime(app: Webfw, pool: WorkerPool | null = null): Promise<BuiltApp> {
   const config: PipelineConfig = {
     maxBodySize: app.config.maxBodySize,
     formLimits: app.config.formLimits,
@@ -93,6 +94,12 @@ export async function buildRuntime(app: Webfw): Promise<BuiltApp> {
         statics.set(`${route.method} ${route.path}`, response);
       }
       plan.handler = () => response.clone();
+    }
+    if (pool && !route.options.const && (route.options.offload ?? isSyncHandler(route.handler))) {
+      if (route.options.offload !== false) {
+        const key = `${route.method} ${route.path}`;
+        plan.invoke = (request) => pool.run(key, request);
+      }
     }
     let methods = table.get(route.path);
     if (!methods) table.set(route.path, (methods = new Map()));

@@ -2,6 +2,8 @@ import type { Server } from "bun";
 import type { Webfw } from "./app.ts";
 import { textResponse } from "./error-response.ts";
 import { resolveStart, type StartOptions } from "./start-options.ts";
+import { WorkerPool } from "./workers/pool.ts";
+import { inWorkerMode } from "./workers/worker-mode.ts";
 
 export type { StartOptions } from "./start-options.ts";
 
@@ -20,9 +22,17 @@ const DEFAULT_DRAIN_MS = 10_000;
 
 /** Builds the app, runs its startup handlers, then listens with `Bun.serve`. */
 export async function startServer(app: Webfw, options: StartOptions): Promise<ServerHandle> {
+  if (inWorkerMode()) return workerModeHandle();
   const start = resolveStart(app, options);
   if (start.dev) (app.config as { dev: boolean }).dev = true;
-  const built = await app.build();
+  const pool = start.workers > 1 ? new WorkerPool(app.mainFile, start.workers) : null;
+  try {
+    await pool?.ready();
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
+  const built = await app.build(pool);
   // WebSocket broadcast relay (src/websocket/): connect to Redis before listening, so a bad redisUrl fails start().
   await built.websocket?.start();
   for (const handler of app.startupHandlers) await handler();
@@ -57,6 +67,7 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
       const timeout = Bun.sleep(options.drainTimeoutMs ?? DEFAULT_DRAIN_MS).then(() => "timeout" as const);
       if ((await Promise.race([drained, timeout])) === "timeout") await server.stop(true);
       built.runtime.close();
+      await pool?.close();
       built.websocket?.stop();
       for (const handler of app.shutdownHandlers) {
         try {
@@ -84,4 +95,21 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
     process.once("SIGTERM", onSignal);
   }
   return handle;
+}
+
+/**
+ * Inside a handler Worker the app file is imported only for its handlers:
+ * nothing listens. The handle resolves (a top-level `await app.start()` must
+ * not block the import) but serves nothing.
+ */
+function workerModeHandle(): Promise<ServerHandle> {
+  return Promise.resolve({
+    port: 0,
+    hostname: "",
+    url: "",
+    get server(): Server<unknown> {
+      throw new Error("no server inside a handler Worker");
+    },
+    stop: async () => {},
+  });
 }

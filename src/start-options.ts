@@ -13,6 +13,8 @@ export interface StartOptions {
   drainTimeoutMs?: number;
   /** Share the port with other processes (`--processes`). */
   reusePort?: boolean;
+  /** Bun Workers that run synchronous handlers off the main thread (`--workers`); 1 runs them inline. */
+  workers?: number;
 }
 
 export interface ResolvedStart {
@@ -21,6 +23,7 @@ export interface ResolvedStart {
   dev: boolean;
   reusePort: boolean;
   handleSignals: boolean;
+  workers: number;
 }
 
 /** Merges explicit options, flags and environment, in that order of precedence. */
@@ -30,12 +33,16 @@ export function resolveStart(app: Webfw, options: StartOptions): ResolvedStart {
   const host = options.host ?? env.WEBFW_HOST ?? "127.0.0.1";
   const port = options.port ?? parsePort(env.WEBFW_PORT) ?? 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`invalid port ${port}`);
+  if (options.workers !== undefined && (!Number.isInteger(options.workers) || options.workers < 1)) {
+    throw new RangeError(`invalid workers ${options.workers}`);
+  }
   return {
     host,
     port,
     dev: app.config.dev,
     reusePort: options.reusePort ?? false,
     handleSignals: options.handleSignals ?? isMain,
+    workers: options.workers ?? 1,
   };
 }
 

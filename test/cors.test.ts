@@ -184,7 +184,7 @@ describe("CORS with an origin list and credentials", () => {
       { origin: "null" },
       {},
     ]) {
-      const response = await call("/items", { headers });
+      const response = await call("/items", { headers: headers as Record<string, string> });
       expect(response.status).toBe(200);
       expect(corsHeadersOf(response)).toEqual({});
       expect(response.headers.get("vary")).toBe("Origin");
@@ -221,7 +221,7 @@ describe('CORS with origins "*"', () => {
     const server = await corsApp({}).start({ port: 0, host: "127.0.0.1" });
     try {
       for (const headers of [{ origin: "https://anyone.example" }, { origin: "null" }, {}]) {
-        const response = await fetch(`${server.url}/items`, { headers });
+        const response = await fetch(`${server.url}/items`, { headers: headers as Record<string, string> });
         expect(corsHeadersOf(response)).toEqual({ "access-control-allow-origin": "*" });
         expect(response.headers.get("vary")).toBeNull();
       }

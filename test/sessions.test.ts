@@ -11,8 +11,8 @@ import {
 } from "../src/index.ts";
 import { SessionCodec } from "../src/sessions/codec.ts";
 
-const KEY_A = "a".repeat(16) + "-first-secret-key-32b";
-const KEY_B = "b".repeat(16) + "-other-secret-key-32b";
+const KEY_A = "first-secret-key-of-at-least-32-bytes";
+const KEY_B = "other-secret-key-of-at-least-32-bytes";
 
 /** An app exposing the session through a few routes. */
 function sessionApp(options: SessionOptions): Webfw {
@@ -59,7 +59,7 @@ function cookieFrom(response: globalThis.Response, name = "session"): string | n
   return line ? (line.split(";")[0] as string) : null;
 }
 
-function valueOf(cookie: string): string {
+function cookieValue(cookie: string): string {
   return cookie.slice(cookie.indexOf("=") + 1);
 }
 
@@ -206,7 +206,7 @@ describe("signed-cookie sessions over HTTP", () => {
   });
 
   test("a flipped byte in the payload gives an empty session", async () => {
-    const value = valueOf(cookieFrom(await get("/login/ann")) as string);
+    const value = cookieValue(cookieFrom(await get("/login/ann")) as string);
     for (const index of [0, 5, value.indexOf(".") - 1]) {
       const response = await get("/me", `session=${flip(value, index)}`);
       expect(response.status).toBe(200);
@@ -215,7 +215,7 @@ describe("signed-cookie sessions over HTTP", () => {
   });
 
   test("a flipped byte in the signature gives an empty session", async () => {
-    const value = valueOf(cookieFrom(await get("/login/ann")) as string);
+    const value = cookieValue(cookieFrom(await get("/login/ann")) as string);
     for (const index of [value.indexOf(".") + 1, value.length - 1]) {
       const response = await get("/me", `session=${flip(value, index)}`);
       expect(await response.json()).toEqual({ user: null, isNew: true });
@@ -223,8 +223,8 @@ describe("signed-cookie sessions over HTTP", () => {
   });
 
   test("a cookie, or a signature, made with another key is refused", async () => {
-    const mine = valueOf(cookieFrom(await get("/login/ann")) as string);
-    const theirs = valueOf(cookieFrom(await get("/login/mallory", undefined, other.url)) as string);
+    const mine = cookieValue(cookieFrom(await get("/login/ann")) as string);
+    const theirs = cookieValue(cookieFrom(await get("/login/mallory", undefined, other.url)) as string);
     expect(await (await get("/me", `session=${theirs}`)).json()).toEqual({ user: null, isNew: true });
     const swapped = `${theirs.slice(0, theirs.indexOf("."))}.${mine.slice(mine.indexOf(".") + 1)}`;
     expect(await (await get("/me", `session=${swapped}`)).json()).toEqual({ user: null, isNew: true });
@@ -391,7 +391,7 @@ describe("cookie options, rolling and commitSession", () => {
       // The signature covers the cookie name: the same value under the default name is not accepted elsewhere.
       const renamed = await sessionApp({ secretKey: KEY_A }).start({ port: 0, host: "127.0.0.1" });
       try {
-        const moved = `session=${valueOf(cookie)}`;
+        const moved = `session=${cookieValue(cookie)}`;
         expect(await (await fetch(`${renamed.url}/me`, { headers: { cookie: moved } })).json()).toEqual({
           user: null,
           isNew: true,

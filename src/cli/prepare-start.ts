@@ -92,7 +92,8 @@ export async function prepareStart(options: PrepareStartOptions = {}): Promise<S
     if (compiled !== 0) return { action: "exit", code: compiled };
   }
 
-  const childArgv = respawnArgv(processArgv);
+  // Children re-run this program with the flags parsed here (which may come from `start({ argv })`).
+  const childArgv = respawnArgv([processArgv[0] ?? process.execPath, processArgv[1] ?? "", ...argv]);
   if (flags.dev) {
     const entry = processArgv[1];
     if (entry === undefined || isEmbedded(entry)) {

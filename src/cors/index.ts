@@ -1,4 +1,5 @@
 import type { Webfw } from "../app.ts";
+import type { Headers } from "../headers.ts";
 import type { Request } from "../request.ts";
 import { Response } from "../response.ts";
 import { appendVary } from "../vary.ts";
@@ -28,19 +29,28 @@ export function allowCors(app: Webfw, options: CorsOptions = {}): void {
     if (origin === null || method === null) return undefined;
     return preflight(request, policy, origin, method);
   });
-  app.afterRequest(async (response, request) => {
+  app.afterRequest((response, request) => {
     const headers = response.headers;
     if (policy.star) {
       headers.set("access-control-allow-origin", "*");
-    } else {
-      appendVary(headers, "Origin");
-      const origin = request.headers.get("origin");
-      if (origin === null || !(await policy.allows(origin))) return;
-      headers.set("access-control-allow-origin", origin);
-      if (policy.credentials) headers.set("access-control-allow-credentials", "true");
+      if (policy.exposeValue !== null) headers.set("access-control-expose-headers", policy.exposeValue);
+      return;
     }
-    if (policy.exposeValue !== null) headers.set("access-control-expose-headers", policy.exposeValue);
+    appendVary(headers, "Origin");
+    const origin = request.headers.get("origin");
+    if (origin === null) return;
+    const allowed = policy.allows(origin);
+    // Only a user's async predicate costs a promise; lists and patterns answer synchronously.
+    if (allowed instanceof Promise) return allowed.then((ok) => allowOrigin(headers, origin, ok, policy));
+    allowOrigin(headers, origin, allowed, policy);
   });
+}
+
+function allowOrigin(headers: Headers, origin: string, allowed: boolean, policy: CorsPolicy): void {
+  if (!allowed) return;
+  headers.set("access-control-allow-origin", origin);
+  if (policy.credentials) headers.set("access-control-allow-credentials", "true");
+  if (policy.exposeValue !== null) headers.set("access-control-expose-headers", policy.exposeValue);
 }
 
 async function preflight(

@@ -35,12 +35,13 @@ function keyOf(pattern: string): { base: string; wildcard: boolean } {
  *
  *     bunRouteKeys("/users/:id")     // ["/users/:id", "/users/:id/"]
  *     bunRouteKeys("/files/*rest")   // ["/files/*", "/files"]
- *     bunRouteKeys("/")              // ["/"]
+ *     bunRouteKeys("/")              // ["/", "//"]
  */
 export function bunRouteKeys(pattern: string): string[] {
   const { base, wildcard } = keyOf(pattern);
   if (wildcard) return base === "" ? ["/*"] : [`${base}/*`, base];
-  return base === "" ? ["/"] : [base, `${base}/`];
+  // The root's trailing-slash variant is "//", which normalisePath also maps to "/".
+  return base === "" ? ["/", "//"] : [base, `${base}/`];
 }
 
 /** A key's shape: two keys with the same shape are the same route to Bun, whatever the param names. */

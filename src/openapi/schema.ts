@@ -70,7 +70,7 @@ export function toJsonSchema(
   if (source instanceof ArgSpec) return source.jsonSchema();
   if (isStandardSchema(source)) {
     const converted = fromValidator(source, direction);
-    return converted === null ? {} : hoist(converted, registry, hint);
+    return converted === null ? {} : hoist(withoutSafeIntegerBounds(converted) as JsonSchema, registry, hint);
   }
   if (typeof source === "object" && source !== null && !Array.isArray(source)) {
     return hoist(source as JsonSchema, registry, hint);
@@ -160,4 +160,22 @@ function rewriteRef(value: string, names: Map<string, string>, rootName: string 
   const name = decodeURIComponent((match[1] as string).replace(/~1/g, "/").replace(/~0/g, "~"));
   const target = names.get(name);
   return target === undefined ? value : ref(target) + (match[2] ?? "");
+}
+
+/**
+ * zod writes JavaScript's safe-integer range as the bounds of every `.int()`;
+ * that is an implementation limit, not part of the API, and it fills the
+ * reference page's examples with -9007199254740991. Other bounds are kept.
+ */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  const integer = (node as JsonSchema).type === "integer";
+  for (const [key, value] of Object.entries(node)) {
+    if (integer && key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
+    if (integer && key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = withoutSafeIntegerBounds(value);
+  }
+  return out;
 }

@@ -102,9 +102,9 @@ function afterUpgrade(raw: globalThis.Request, response: globalThis.Response, ru
  * process, which the Redis relay relies on.
  */
 export function topicOf(pattern: string, names: string[], params: Record<string, string>): string {
-  let topic = `webfw:ws:${pattern}`;
-  for (const name of names) topic += `\u0000${params[name] ?? ""}`;
-  return topic;
+  const base = `webfw:ws:${pattern}`;
+  // JSON keeps the encoding injective: no parameter value can forge another one's topic.
+  return names.length === 0 ? base : `${base}${JSON.stringify(names.map((name) => params[name] ?? ""))}`;
 }
 
 interface OwnedWebSocket {

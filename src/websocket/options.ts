@@ -8,8 +8,9 @@ export interface WebSocketOptions {
    */
   backpressureLimit?: number;
   /**
-   * Close a client (code 1008) whose buffer passes `backpressureLimit` through broadcasts it cannot keep up
-   * with, or through sends nobody awaited. When `false`, Bun drops the broadcasts it cannot buffer instead. Default `true`.
+   * Drop the connection of a client whose buffer passes `backpressureLimit` through broadcasts it cannot
+   * keep up with (Bun ends it without a close frame: the client sees 1006). When `false`, Bun drops the
+   * broadcasts it cannot buffer instead and the client misses them. Default `true`.
    */
   closeOnBackpressureLimit?: boolean;
   /** Seconds without any frame before the connection is closed (Bun pings shortly before). Default 120; `0` disables it. */

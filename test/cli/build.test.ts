@@ -2,7 +2,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { BUILD_EXTRA_ENTRYPOINTS, buildCommand, extraEntrypoints, parseBuildArgs } from "../../src/cli/build.ts";
+import {
+  BUILD_EXTRA_ENTRYPOINTS,
+  buildCommand,
+  extraEntrypoints,
+  parseBuildArgs,
+} from "../../src/cli/build.ts";
 import { FlagError } from "../../src/cli/flags.ts";
 import { collect, freePort, MINI_APP, REPO, runCli, tempDir, testEnv, tryGet, waitFor } from "./helpers.ts";
 
@@ -21,7 +26,12 @@ beforeAll(async () => {
 afterAll(() => tmp.remove());
 
 function startBinary(binary: string, args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([binary, ...args], { cwd: tmp.path, env: testEnv(env), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([binary, ...args], {
+    cwd: tmp.path,
+    env: testEnv(env),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { proc, err: collect(proc.stderr) };
 }
 
@@ -109,7 +119,10 @@ describe("webfw build", () => {
 
 describe("build command line", () => {
   test("the app comes first, extra entrypoints follow, options map to bun build flags", () => {
-    const options = parseBuildArgs([MINI_APP, "--outfile=out/app", "--minify", "--sourcemap", "--target", "bun-linux-x64"], REPO);
+    const options = parseBuildArgs(
+      [MINI_APP, "--outfile=out/app", "--minify", "--sourcemap", "--target", "bun-linux-x64"],
+      REPO,
+    );
     if (options === "help") throw new Error("unexpected help");
     expect(options.outfile).toBe(join(REPO, "out/app"));
     const command = buildCommand(options, "bun");

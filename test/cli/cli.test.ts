@@ -4,7 +4,18 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { browserUrl, openUrl } from "../../src/cli/open.ts";
-import { collect, freePort, MINI_APP, REPO, run, runCli, tempDir, testEnv, tryGet, waitFor } from "./helpers.ts";
+import {
+  collect,
+  freePort,
+  MINI_APP,
+  REPO,
+  run,
+  runCli,
+  tempDir,
+  testEnv,
+  tryGet,
+  waitFor,
+} from "./helpers.ts";
 
 let tmp: { path: string; remove: () => void };
 beforeAll(() => {
@@ -42,7 +53,9 @@ describe("webfw: information flags", () => {
 
   test("--docs prints the documentation URL and opens it when a browser exists", async () => {
     const browser = fakeBrowser();
-    const { code, stdout } = await runCli(["--docs"], { env: { ...browser.env, WEBFW_DOCS_URL: "https://docs.example/webfw" } });
+    const { code, stdout } = await runCli(["--docs"], {
+      env: { ...browser.env, WEBFW_DOCS_URL: "https://docs.example/webfw" },
+    });
     expect(code).toBe(0);
     expect(stdout).toContain("webfw documentation: https://docs.example/webfw (opening in your browser)");
     await waitFor(() => browser.opened() === "https://docs.example/webfw", 3000, "the fake browser");
@@ -198,7 +211,9 @@ describe("webfw app.ts [flags] runs the app with its flags", () => {
         await fetch(`http://127.0.0.1:${port}/missing`);
         if (expectLine) {
           await waitFor(() => err.text().includes('msg="GET /missing 404"'), 3000, "the access line");
-          expect(err.text()).toMatch(/level=INFO msg="GET \/missing 404" method=GET path=\/missing status=404 duration_ms=\d/);
+          expect(err.text()).toMatch(
+            /level=INFO msg="GET \/missing 404" method=GET path=\/missing status=404 duration_ms=\d/,
+          );
         }
       } finally {
         proc.kill("SIGTERM");

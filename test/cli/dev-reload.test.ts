@@ -68,10 +68,14 @@ describe("--dev", () => {
 
       // A file in a subfolder does.
       writeFileSync(join(dir, "lib/helper.ts"), "export const x = 1;\n");
-      await waitFor(async () => {
-        const now = await pid(port);
-        return now !== undefined && now !== secondPid;
-      }, 10_000, "a restart after lib/helper.ts changed");
+      await waitFor(
+        async () => {
+          const now = await pid(port);
+          return now !== undefined && now !== secondPid;
+        },
+        10_000,
+        "a restart after lib/helper.ts changed",
+      );
     } finally {
       proc.kill("SIGTERM");
       expect(await proc.exited).toBe(0);
@@ -132,7 +136,15 @@ await startMini(() => String(calc(6, 7)));
 
 describe("isWatchedChange", () => {
   test("source files count; data, dependencies, hidden folders and editor files do not", () => {
-    for (const yes of ["app.ts", "src/routes/x.tsx", "native/add.c", "lib.rs", "config.json", ".env", ".env.local"]) {
+    for (const yes of [
+      "app.ts",
+      "src/routes/x.tsx",
+      "native/add.c",
+      "lib.rs",
+      "config.json",
+      ".env",
+      ".env.local",
+    ]) {
       expect(isWatchedChange(yes)).toBe(true);
     }
     for (const no of [

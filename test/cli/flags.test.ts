@@ -145,13 +145,20 @@ describe("parseFlags: every flag", () => {
 
 describe("parseFlags: --fast", () => {
   test("one process per core, workers inline, WARNING", () => {
-    expect(parse(["--fast"], {}, 4)).toMatchObject({ fast: true, processes: 4, workers: 1, logLevel: "WARNING" });
+    expect(parse(["--fast"], {}, 4)).toMatchObject({
+      fast: true,
+      processes: 4,
+      workers: 1,
+      logLevel: "WARNING",
+    });
     expect(parse(["--fast"], {}, 2)).toMatchObject({ processes: 2, workers: 1 });
     expect(fastChoice(0)).toEqual({ processes: 1, workers: 1, logLevel: "WARNING" });
   });
 
   test("explicit flags override it, in any order", () => {
-    expect(parse(["--processes", "1", "--fast", "--workers", "2", "--log-level", "debug"], {}, 8)).toMatchObject({
+    expect(
+      parse(["--processes", "1", "--fast", "--workers", "2", "--log-level", "debug"], {}, 8),
+    ).toMatchObject({
       processes: 1,
       workers: 2,
       logLevel: "DEBUG",
@@ -175,14 +182,19 @@ describe("parseFlags: environment", () => {
   });
 
   test("flags win over the environment", () => {
-    const flags = parse(["--host", "127.0.0.2", "--port", "7001"], { WEBFW_HOST: "0.0.0.0", WEBFW_PORT: "7000" });
+    const flags = parse(["--host", "127.0.0.2", "--port", "7001"], {
+      WEBFW_HOST: "0.0.0.0",
+      WEBFW_PORT: "7000",
+    });
     expect(flags.host).toBe("127.0.0.2");
     expect(flags.port).toBe(7001);
   });
 
   test("empty values are ignored, bad ones refused", () => {
     expect(parse([], { WEBFW_PORT: "", WEBFW_HOST: " " }).port).toBeUndefined();
-    expect(parseError([], { WEBFW_PORT: "http" })).toBe('WEBFW_PORT must be an integer from 0 to 65535, got "http"');
+    expect(parseError([], { WEBFW_PORT: "http" })).toBe(
+      'WEBFW_PORT must be an integer from 0 to 65535, got "http"',
+    );
     expect(parseError([], { WEBFW_PORT: "70000" })).toContain("WEBFW_PORT");
     // A good flag makes a bad environment value irrelevant.
     expect(parse(["--port", "1"], { WEBFW_PORT: "bad" }).port).toBe(1);

@@ -49,9 +49,15 @@ describe("--processes 2", () => {
   test("two children share the port; a crashed one is restarted within 2 s", async () => {
     const port = freePort();
     const events = eventsDir("restart");
-    const { proc, err } = startSupervisor(["--processes", "2", "--port", String(port)], { MINI_EVENTS_DIR: events });
+    const { proc, err } = startSupervisor(["--processes", "2", "--port", String(port)], {
+      MINI_EVENTS_DIR: events,
+    });
     try {
-      const first = await waitFor(() => pidsOf(events, "start").length === 2 && pidsOf(events, "start"), 10_000, "two children");
+      const first = await waitFor(
+        () => pidsOf(events, "start").length === 2 && pidsOf(events, "start"),
+        10_000,
+        "two children",
+      );
       expect(first.every(alive)).toBe(true);
 
       const info = (await (await fetch(`http://127.0.0.1:${port}/info`)).json()) as Record<string, unknown>;
@@ -88,7 +94,9 @@ describe("--processes 2", () => {
   test("SIGTERM is forwarded; in-flight requests finish; the supervisor exits 0", async () => {
     const port = freePort();
     const events = eventsDir("sigterm");
-    const { proc } = startSupervisor(["--processes", "2", "--port", String(port)], { MINI_EVENTS_DIR: events });
+    const { proc } = startSupervisor(["--processes", "2", "--port", String(port)], {
+      MINI_EVENTS_DIR: events,
+    });
     try {
       const children = await waitFor(
         () => pidsOf(events, "start").length === 2 && pidsOf(events, "start"),
@@ -141,7 +149,9 @@ describe("superviseProcesses (in process)", () => {
     });
     expect(code).toBe(1);
     expect((await Bun.file(`${dir}/starts`).text()).length).toBe(3);
-    const delays = lines.filter((l) => l.includes("restarting")).map((l) => Number(/restart_in_ms=(\d+)/.exec(l)?.[1]));
+    const delays = lines
+      .filter((l) => l.includes("restarting"))
+      .map((l) => Number(/restart_in_ms=(\d+)/.exec(l)?.[1]));
     expect(delays).toEqual([20, 40]);
   });
 

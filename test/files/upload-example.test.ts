@@ -56,7 +56,9 @@ describe("examples/upload", () => {
 
     const range = await fetch(`${base}/files/photo.bin`, { headers: { range: "bytes=-100" } });
     expect(range.status).toBe(206);
-    expect(Buffer.from(await range.arrayBuffer()).equals(Buffer.from(data.subarray(data.length - 100)))).toBe(true);
+    expect(Buffer.from(await range.arrayBuffer()).equals(Buffer.from(data.subarray(data.length - 100)))).toBe(
+      true,
+    );
 
     const etag = download.headers.get("etag")!;
     expect((await fetch(`${base}/files/photo.bin`, { headers: { "if-none-match": etag } })).status).toBe(304);
@@ -81,7 +83,7 @@ describe("examples/upload", () => {
     expect(empty.status).toBe(400);
     const malformed = await fetch(`${base}/upload`, {
       method: "POST",
-      body: "--x\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.txt\"\r\n\r\ntruncated",
+      body: '--x\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\ntruncated',
       headers: { "content-type": "multipart/form-data; boundary=x" },
     });
     expect(malformed.status).toBe(400);

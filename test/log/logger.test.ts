@@ -151,7 +151,10 @@ const log = createLogger("INFO");
 log.info("to stderr", { n: 1 });
 log.debug("hidden");`;
     const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
-    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    const [out, err] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+    ]);
     expect(await proc.exited).toBe(0);
     expect(out).toBe("");
     expect(err).toMatch(/^time=\S+ level=INFO msg="to stderr" n=1\n$/);

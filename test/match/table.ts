@@ -93,6 +93,7 @@ export const conformanceTable: ConformanceGroup[] = [
     name: "trailing slash",
     routes: ["/", "/about", "/users/:id", "/files", "/files/*rest"],
     checks: [
+      ["//", m("/")],
       ["/about/", m("/about")],
       ["/users/7/", m("/users/:id", { id: "7" })],
       ["/files", m("/files")],
@@ -204,6 +205,8 @@ export const conformanceTable: ConformanceGroup[] = [
       ["/b/x/y", null],
       ["/a/b", null],
       ["/b//", null],
+      ["//a", null],
+      ["//", null],
     ],
   },
 ];

@@ -1,12 +1,12 @@
+import { suffix } from "bun:ffi";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { suffix } from "bun:ffi";
 import {
+  CreateNativeError,
   cacheDirFor,
   compileNativeFile,
   compileNativePath,
-  CreateNativeError,
   createNativeFile,
   describeReport,
   loadNative,
@@ -58,19 +58,22 @@ describe("loadNative: C", () => {
     expect(compiled.library).toBeUndefined();
   });
 
-  test.skipIf(!HAS_CC)("the cache is reused while the source is unchanged, and renewed when it changes", () => {
-    const src = file("cached.c", "int add(int a, int b) { return a + b; }\n");
-    const first = compileNativeFile(src, { compiler: "cc" });
-    const second = compileNativeFile(src, { compiler: "cc" });
-    expect(first.cached).toBe(false);
-    expect(second.cached).toBe(true);
-    expect(second.library).toBe(first.library!);
-    writeFileSync(src, "int add(int a, int b) { return a + b + 100; }\n");
-    const third = compileNativeFile(src, { compiler: "cc" });
-    expect(third.cached).toBe(false);
-    expect(third.library).not.toBe(first.library!);
-    expect(loadNative(src, ADD, { compiler: "cc" }).add(1, 1)).toBe(102);
-  });
+  test.skipIf(!HAS_CC)(
+    "the cache is reused while the source is unchanged, and renewed when it changes",
+    () => {
+      const src = file("cached.c", "int add(int a, int b) { return a + b; }\n");
+      const first = compileNativeFile(src, { compiler: "cc" });
+      const second = compileNativeFile(src, { compiler: "cc" });
+      expect(first.cached).toBe(false);
+      expect(second.cached).toBe(true);
+      expect(second.library).toBe(first.library!);
+      writeFileSync(src, "int add(int a, int b) { return a + b + 100; }\n");
+      const third = compileNativeFile(src, { compiler: "cc" });
+      expect(third.cached).toBe(false);
+      expect(third.library).not.toBe(first.library!);
+      expect(loadNative(src, ADD, { compiler: "cc" }).add(1, 1)).toBe(102);
+    },
+  );
 
   test.skipIf(!HAS_CC)("a compile error names the file and carries the compiler's message", () => {
     const src = file("broken.c", "int add(int a, int b) { return a + ; }\n");
@@ -129,10 +132,7 @@ describe("loadNative: C", () => {
 
 describe("loadNative: Rust", () => {
   test.skipIf(!HAS_RUSTC)("rustc --crate-type cdylib", () => {
-    const src = file(
-      "mul-rs.rs",
-      '#[no_mangle]\npub extern "C" fn mul(a: i32, b: i32) -> i32 { a * b }\n',
-    );
+    const src = file("mul-rs.rs", '#[no_mangle]\npub extern "C" fn mul(a: i32, b: i32) -> i32 { a * b }\n');
     const { mul } = loadNative(src, { mul: { args: ["i32", "i32"], returns: "i32" } });
     expect(mul(6, 7)).toBe(42);
     expect(compileNativeFile(src).cached).toBe(true);
@@ -201,9 +201,13 @@ describe("createNativeFile", () => {
 
   test("the C template compiles with TinyCC as well", () => {
     const created = createNativeFile("tcc_tpl", { cwd: dir.path });
-    const { tcc_tpl } = loadNative(created.source, { tcc_tpl: { args: ["i32", "i32"], returns: "i32" } }, {
-      compiler: "tinycc",
-    });
+    const { tcc_tpl } = loadNative(
+      created.source,
+      { tcc_tpl: { args: ["i32", "i32"], returns: "i32" } },
+      {
+        compiler: "tinycc",
+      },
+    );
     expect(tcc_tpl(1, 2)).toBe(3);
   });
 

@@ -83,7 +83,9 @@ describe("/docs in Chromium", () => {
     expect(listed.sort()).toEqual(expected);
     expect(listed).not.toContain("GET /internal/stats");
     // Sub-router prefixes and tags group the operations.
-    const sections = await page.$$eval(".opblock-tag", (tags) => tags.map((tag) => tag.getAttribute("data-tag")));
+    const sections = await page.$$eval(".opblock-tag", (tags) =>
+      tags.map((tag) => tag.getAttribute("data-tag")),
+    );
     expect(sections.sort()).toEqual(["books", "meta"]);
     expect(await page.locator("#operations-books-delete_books_id.opblock-deprecated").count()).toBe(1);
   });
@@ -98,8 +100,16 @@ describe("/docs in Chromium", () => {
     await body.waitFor({ timeout: 10_000 });
     const text = (await body.textContent()) ?? "";
     // Only the running server knows this book.
-    expect(JSON.parse(text)).toEqual({ id: 2, title: "The Left Hand of Darkness", author: "Ursula K. Le Guin", year: 1969 });
-    const status = await operation.locator(".live-responses-table .response .response-col_status").first().textContent();
+    expect(JSON.parse(text)).toEqual({
+      id: 2,
+      title: "The Left Hand of Darkness",
+      author: "Ursula K. Le Guin",
+      year: 1969,
+    });
+    const status = await operation
+      .locator(".live-responses-table .response .response-col_status")
+      .first()
+      .textContent();
     expect(status?.trim()).toBe("200");
     expect(await operation.locator(".request-url pre").textContent()).toBe(`${server.url}/books/2`);
 

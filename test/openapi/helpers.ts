@@ -1,5 +1,5 @@
-import { Validator } from "@seriousme/openapi-schema-validator";
 import { expect } from "bun:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
 import type { Webfw } from "../../src/index.ts";
 
 export type Json = Record<string, unknown>;
@@ -49,4 +49,12 @@ export function parameter(op: Json, name: string): Json {
   const found = ((op.parameters ?? []) as Json[]).find((p) => p.name === name);
   if (!found) throw new Error(`no parameter ${name}`);
   return found;
+}
+
+/** The schema of `media` in a request body or response object (`{}` when it has none). */
+export function mediaSchema(holder: Json | undefined, media = "application/json"): Json {
+  const content = (holder?.content ?? {}) as Record<string, Json>;
+  const entry = content[media];
+  if (!entry) throw new Error(`no ${media} content in ${JSON.stringify(holder)}`);
+  return (entry.schema ?? {}) as Json;
 }

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { ASSET_NAMES, SWAGGER_UI_VERSION } from "../../src/openapi/assets.ts";
 import { type ServerHandle, t, Webfw } from "../../src/index.ts";
+import { ASSET_NAMES, SWAGGER_UI_VERSION } from "../../src/openapi/assets.ts";
 import { expectValidOpenApi, fetchDocument, type Json } from "./helpers.ts";
 
 describe("over a real server", () => {
@@ -63,7 +63,9 @@ describe("over a real server", () => {
     expect(body).toContain("SwaggerUIBundle");
     const etag = js.headers.get("etag") as string;
     expect(etag).toContain(SWAGGER_UI_VERSION);
-    const again = await fetch(`${base}/docs/assets/swagger-ui-bundle.js`, { headers: { "if-none-match": etag } });
+    const again = await fetch(`${base}/docs/assets/swagger-ui-bundle.js`, {
+      headers: { "if-none-match": etag },
+    });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
     const css = await fetch(`${base}/docs/assets/swagger-ui.css`);
@@ -115,7 +117,12 @@ describe("switching it off", () => {
 
   const expectOff = async (app: Webfw) => {
     app.resetRequestClient();
-    for (const path of ["/openapi.json", "/docs", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js"]) {
+    for (const path of [
+      "/openapi.json",
+      "/docs",
+      "/docs/assets/swagger-ui.css",
+      "/docs/assets/swagger-ui-bundle.js",
+    ]) {
       const response = await app.request(path);
       expect(response.status).toBe(404);
     }

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import app from "../fixtures/workers-app.ts";
+import type { ServerHandle } from "../../src/index.ts";
+import { logger } from "../../src/log/logger.ts";
+
+describe("worker pool (--workers 2)", () => {
+  let server: ServerHandle;
+  beforeAll(async () => {
+    server = await app.start({ port: 0, workers: 2 });
+  });
+  afterAll(() => server.stop());
+  const get = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
+
+  test("synchronous handlers run off the main thread, on several Workers", async () => {
+    const threads = new Set<number>();
+    const replies = await Promise.all(Array.from({ length: 8 }, () => get("/cpu/20").then((r) => r.json())));
+    for (const reply of replies) expect(reply).toEqual({ spins: true, main: false });
+    for (let i = 0; i < 6; i++) {
+      const reply = await Promise.all([get("/thread"), get("/thread")].map((p) => p.then((r) => r.json())));
+      for (const r of reply) {
+        expect(r.main).toBe(false);
+        threads.add(r.thread);
+      }
+    }
+    expect(threads.size).toBe(2);
+  });
+
+  test("async handlers and offload:false stay on the main thread", async () => {
+    expect(await (await get("/async")).json()).toEqual({ main: true });
+    expect(await (await get("/inline")).json()).toEqual({ main: true });
+  });
+
+  test("the body, args and JSON cross to the Worker", async () => {
+    const response = await get("/echo", { method: "POST", body: JSON.stringify({ a: [1, { b: "c" }] }) });
+    expect(await response.json()).toEqual({ body: { a: [1, { b: "c" }] }, main: false });
+    expect((await get("/cpu/x")).status).toBe(400);
+  });
+
+  test("a handler that throws fails its request only", async () => {
+    const spy = spyOn(logger, "error").mockImplementation(() => {});
+    const failed = await get("/throws");
+    spy.mockRestore();
+    expect([failed.status, await failed.text()]).toEqual([500, "Internal Server Error"]);
+    const teapot = await get("/http-error");
+    expect([teapot.status, await teapot.text()]).toEqual([418, "teapot from worker"]);
+    expect((await get("/thread")).status).toBe(200);
+  });
+
+  test("a Worker that dies fails its request and is replaced", async () => {
+    const spy = spyOn(logger, "error").mockImplementation(() => {});
+    const died = await get("/die");
+    spy.mockRestore();
+    expect(died.status).toBe(500);
+    await Bun.sleep(300);
+    const after = await Promise.all(Array.from({ length: 6 }, () => get("/thread").then((r) => r.status)));
+    expect(after).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+});
