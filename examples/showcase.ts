@@ -38,7 +38,8 @@ app.beforeRequest((request) => {
 });
 app.afterRequest((response, request) => {
   const started = request.state.started as number | undefined;
-  if (started !== undefined) response.headers.set("server-timing", `app;dur=${(performance.now() - started).toFixed(2)}`);
+  if (started !== undefined)
+    response.headers.set("server-timing", `app;dur=${(performance.now() - started).toFixed(2)}`);
   return response;
 });
 
@@ -75,11 +76,15 @@ app.post(
   { body: t.object({ title: t.str(), done: t.bool().default(false) }) },
 );
 
-app.delete("/todos/:id", ({ args, globalDependencies }) => {
-  const store = globalDependencies.todos as typeof todos;
-  if (!store.delete(args.id)) throw new HttpError(404, `no todo ${args.id}`);
-  return undefined;
-}, { args: { id: t.int() } });
+app.delete(
+  "/todos/:id",
+  ({ args, globalDependencies }) => {
+    const store = globalDependencies.todos as typeof todos;
+    if (!store.delete(args.id)) throw new HttpError(404, `no todo ${args.id}`);
+    return undefined;
+  },
+  { args: { id: t.int() } },
+);
 
 app.get("/health", () => ({ status: "ok", started: new Date().toISOString() }), { const: true });
 

@@ -1,6 +1,6 @@
 import type { AuthenticationHandler } from "./auth.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
-import { buildRuntime, type BuiltApp } from "./build.ts";
+import { type BuiltApp, buildRuntime } from "./build.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { checkedRule, type HeaderRule } from "./header-rules.ts";
 import type { RouterEngine } from "./match/types.ts";
@@ -11,8 +11,6 @@ import type { Request } from "./request.ts";
 import { RouterBase } from "./router-base.ts";
 import type { FallbackHandler } from "./runtime.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./server.ts";
-import type { WorkerPool } from "./workers/pool.ts";
-import { registerApp } from "./workers/worker-mode.ts";
 import { configureSessions, type SessionOptions } from "./sessions/index.ts";
 import { createDirectoryServer, type ServeDirectoryOptions } from "./static/serve-directory.ts";
 import {
@@ -22,6 +20,8 @@ import {
   resolveWebSocketOptions,
   type WebSocketOptions,
 } from "./websocket/options.ts";
+import type { WorkerPool } from "./workers/pool.ts";
+import { registerApp } from "./workers/worker-mode.ts";
 
 export interface WebfwOptions {
   /** Route-matching engine (DESIGN §2); default `bun`, the fastest in `bench/`. */
@@ -67,7 +67,8 @@ export class Webfw extends RouterBase {
     super("");
     this.mainFile = mainFile;
     const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
-    if (!Number.isSafeInteger(maxBodySize) || maxBodySize <= 0) throw new TypeError("maxBodySize must be a positive integer");
+    if (!Number.isSafeInteger(maxBodySize) || maxBodySize <= 0)
+      throw new TypeError("maxBodySize must be a positive integer");
     this.config = {
       router: options.router ?? "bun",
       maxBodySize,
@@ -198,7 +199,9 @@ export class Webfw extends RouterBase {
    */
   async request(input: string | globalThis.Request, init?: RequestInit): Promise<globalThis.Response> {
     const raw =
-      typeof input === "string" ? new globalThis.Request(new URL(input, "http://localhost").href, init) : input;
+      typeof input === "string"
+        ? new globalThis.Request(new URL(input, "http://localhost").href, init)
+        : input;
     this.inProcess ??= this.build();
     return (await this.inProcess).handle(raw, null);
   }

@@ -59,7 +59,8 @@ export function html(text: string): Renderable {
 
 /** Forces a JSON response, even for values that would otherwise mean something else (a `[body, status]` pair, a string). */
 export function json(value: unknown, status = 200): Renderable {
-  if (!Number.isInteger(status) || status < 200 || status > 599) throw new HttpError(500, "invalid status for json()");
+  if (!Number.isInteger(status) || status < 200 || status > 599)
+    throw new HttpError(500, "invalid status for json()");
   return new JsonBody(value, status);
 }
 

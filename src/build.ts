@@ -1,20 +1,27 @@
 import type { Server } from "bun";
-import type { ArgSpec } from "./args/t.ts";
 import type { Webfw } from "./app.ts";
+import type { ArgSpec } from "./args/t.ts";
 import type { AuthenticationHandler } from "./auth.ts";
-import { compileRoute, type Dispatcher, type Params, type PipelineConfig, type RoutePlan, withHeaderRules } from "./dispatch.ts";
+import { toWebResponse } from "./convert.ts";
+import {
+  compileRoute,
+  type Dispatcher,
+  type Params,
+  type PipelineConfig,
+  type RoutePlan,
+  withHeaderRules,
+} from "./dispatch.ts";
 import { HttpError } from "./errors.ts";
+import { logger } from "./log/logger.ts";
 import { bunRouteTable, rawParams } from "./match/bun-routes.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "./middleware.ts";
+import { openApiRoutes } from "./openapi/index.ts";
 import { Request } from "./request.ts";
 import { patternParams, type RouteRecord } from "./route.ts";
 import type { RouterBase } from "./router-base.ts";
 import { decodeParams, type RouteTable, Runtime } from "./runtime.ts";
-import { toWebResponse } from "./convert.ts";
 import { mountWebSockets, type WebSocketRuntime } from "./websocket/mount.ts";
-import { logger } from "./log/logger.ts";
 import { isSyncHandler, type WorkerPool } from "./workers/pool.ts";
-import { openApiRoutes } from "./openapi/index.ts";
 
 type WebResponse = globalThis.Response;
 type BunHandler = (req: Bun.BunRequest, server: Server<unknown>) => WebResponse | Promise<WebResponse>;
@@ -51,7 +58,10 @@ export async function buildRuntime(app: Webfw, pool: WorkerPool | null = null): 
       logger.error("unhandled error in handler", { method: request.method, url: request.url, error }),
     dev: app.config.dev,
   };
-  const owned = [...collectRoutes(app, [app]), ...openApiRoutes(app).map((route) => ({ route, chain: [app] }))];
+  const owned = [
+    ...collectRoutes(app, [app]),
+    ...openApiRoutes(app).map((route) => ({ route, chain: [app] })),
+  ];
   const scopedBefore = pathScoped(app, "before") as Map<string, BeforeMiddleware[]>;
   const scopedAfter = pathScoped(app, "after") as Map<string, AfterMiddleware[]>;
   const globalBefore = app.before.filter((m) => m.path === null).map((m) => m.fn);
@@ -81,7 +91,8 @@ export async function buildRuntime(app: Webfw, pool: WorkerPool | null = null): 
       args: route.options.args && Object.keys(route.options.args).length > 0 ? route.options.args : null,
       pathParamNames: patternParams(route.path),
       body: route.options.body ?? null,
-      routerDependencies: routers.length > 0 ? Object.assign({}, ...routers.map((r) => r.dependencies)) : app.dependencies,
+      routerDependencies:
+        routers.length > 0 ? Object.assign({}, ...routers.map((r) => r.dependencies)) : app.dependencies,
     };
     if (plan.authRequired && plan.auth === null) {
       throw new Error(`${route.method} ${route.path} has authRequired but no authentication is configured`);
@@ -101,8 +112,8 @@ export async function buildRuntime(app: Webfw, pool: WorkerPool | null = null): 
         plan.invoke = (request) => pool.run(key, request);
       }
     }
-    let methods = table.get(route.path);
-    if (!methods) table.set(route.path, (methods = new Map()));
+    const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
+    table.set(route.path, methods);
     methods.set(route.method, compileRoute(plan, config));
   }
 
@@ -196,7 +207,8 @@ function nativeRoutes(table: RouteTable, statics: Map<string, WebResponse>, slow
     const readParams = paramReader(pattern);
     for (const [method, dispatcher] of methods) {
       const fixed = statics.get(`${method} ${pattern}`);
-      entry[method] = fixed ?? ((req, server) => dispatchNative(dispatcher, req, server, readParams, slowPath));
+      entry[method] =
+        fixed ?? ((req, server) => dispatchNative(dispatcher, req, server, readParams, slowPath));
     }
     routes[key] = entry;
   }
@@ -222,7 +234,6 @@ function paramReader(pattern: string): ParamSource | null {
     return decodeParams(rawParams(pattern, url.slice(start, end === -1 ? undefined : end)));
   };
 }
-
 
 function dispatchNative(
   dispatcher: Dispatcher,

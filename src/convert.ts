@@ -1,7 +1,7 @@
 import { Renderable } from "./bodies.ts";
 import { Response } from "./response.ts";
-import { SseBody } from "./stream/sse.ts";
 import { iterableToStream } from "./stream/iterable-stream.ts";
+import { SseBody } from "./stream/sse.ts";
 
 type WebResponse = globalThis.Response;
 
@@ -20,7 +20,10 @@ const DICT_TYPES: Record<string, string> = {
  * Turns whatever a handler returned into the Web response Bun sends (DESIGN §1,
  * "Return values"). Cheapest cases first: this runs on every request.
  */
-export function toWebResponse(value: unknown, request: globalThis.Request): WebResponse | Promise<WebResponse> {
+export function toWebResponse(
+  value: unknown,
+  request: globalThis.Request,
+): WebResponse | Promise<WebResponse> {
   if (typeof value === "string") return new globalThis.Response(value, { headers: { "content-type": TEXT } });
   if (value === undefined || value === null) return new globalThis.Response(null, { status: 204 });
   if (typeof value !== "object") return jsonResponse(value, 200);
@@ -35,7 +38,8 @@ export function toWebResponse(value: unknown, request: globalThis.Request): WebR
     return new globalThis.Response(value as Uint8Array<ArrayBuffer>, { headers: { "content-type": BINARY } });
   }
   if (value instanceof Blob) return new globalThis.Response(value);
-  if (value instanceof ReadableStream) return new globalThis.Response(value, { headers: { "content-type": BINARY } });
+  if (value instanceof ReadableStream)
+    return new globalThis.Response(value, { headers: { "content-type": BINARY } });
   if (value instanceof SseBody) return value.toResponse(request.signal);
   if (Symbol.asyncIterator in value) return streamableResponse(value as AsyncIterable<unknown>, request);
   if (isDictionaryResponse(value)) return dictionaryResponse(value);
@@ -56,10 +60,19 @@ function jsonResponse(value: unknown, status: number): WebResponse {
 /** `[body, status]`: exactly two items, the second an integer status code. */
 function isStatusPair(value: unknown[]): boolean {
   const status = value[1];
-  return value.length === 2 && typeof status === "number" && Number.isInteger(status) && status >= 100 && status <= 599;
+  return (
+    value.length === 2 &&
+    typeof status === "number" &&
+    Number.isInteger(status) &&
+    status >= 100 &&
+    status <= 599
+  );
 }
 
-function withStatus(response: WebResponse | Promise<WebResponse>, status: number): WebResponse | Promise<WebResponse> {
+function withStatus(
+  response: WebResponse | Promise<WebResponse>,
+  status: number,
+): WebResponse | Promise<WebResponse> {
   if (response instanceof Promise) return response.then((r) => withStatus(r, status) as WebResponse);
   const noBody = status === 204 || status === 304 || status < 200;
   return new globalThis.Response(noBody ? null : response.body, { status, headers: response.headers });
@@ -98,5 +111,7 @@ function dictionaryResponse(dict: DictionaryResponse): WebResponse {
 
 /** Async generators stream: strings as UTF-8, bytes as is (see `iterableToStream`). */
 function streamableResponse(source: AsyncIterable<unknown>, request: globalThis.Request): WebResponse {
-  return new globalThis.Response(iterableToStream(source, request.signal), { headers: { "content-type": BINARY } });
+  return new globalThis.Response(iterableToStream(source, request.signal), {
+    headers: { "content-type": BINARY },
+  });
 }

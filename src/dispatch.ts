@@ -1,8 +1,8 @@
 import type { Server } from "bun";
 import { ArgError, type ArgSpec, ObjectSpec } from "./args/t.ts";
 import type { AuthenticationHandler } from "./auth.ts";
-import { isFormContentType, parseForm } from "./body/forms.ts";
 import type { FormLimits } from "./body/forms.ts";
+import { isFormContentType, parseForm } from "./body/forms.ts";
 import { readBody } from "./body/read-body.ts";
 import { toWebfwResponse, toWebResponse } from "./convert.ts";
 import { defaultErrorResponse, type ErrorLogger } from "./error-response.ts";
@@ -68,7 +68,8 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
   const readsBody = BODY_METHODS.has(plan.method) && plan.rawBody !== true;
   const headersExcluded = config.excludedHeaderPaths.has(plan.pattern);
   const responseRules = headersExcluded ? [] : config.responseHeaders;
-  const checkExcludedPath = !headersExcluded && config.excludedHeaderPaths.size > 0 && plan.pathParamNames.length > 0;
+  const checkExcludedPath =
+    !headersExcluded && config.excludedHeaderPaths.size > 0 && plan.pathParamNames.length > 0;
   const bare =
     plan.before.length === 0 &&
     plan.after.length === 0 &&

@@ -4,7 +4,11 @@ import { HttpError } from "./errors.ts";
 type WebResponse = globalThis.Response;
 
 /** A plain-text error response (DESIGN §1: every built-in error is text/plain). */
-export function textResponse(status: number, message: string, headers: Record<string, string> = {}): WebResponse {
+export function textResponse(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): WebResponse {
   return new globalThis.Response(status === 204 || status === 304 ? null : message, {
     status,
     headers: { ...headers, "content-type": "text/plain; charset=utf-8" },

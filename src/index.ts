@@ -25,8 +25,8 @@ export {
 export type { StandardSchemaV1 } from "./standard-schema.ts";
 export * as statusCodes from "./status-codes.ts";
 export { MustacheTemplate, TemplateInterface } from "./templating/index.ts";
-export { Url } from "./url.ts";
 export type { WebSocketAdapter } from "./types.ts";
+export { Url } from "./url.ts";
 export type {
   BroadcastOptions,
   CloseHandler,

@@ -1,6 +1,11 @@
 import type { Request } from "./request.ts";
 import type { Response } from "./response.ts";
 
+// `void` lets a middleware without a `return` type-check; `undefined` alone would refuse it.
+// biome-ignore lint/suspicious/noConfusingVoidType: see the line above
+type Nothing = undefined | void;
+type Awaitable<T> = T | Promise<T>;
+
 /**
  * Runs before the handler. Returns the (possibly changed) request, nothing to
  * continue, or a response, which is sent at once: the remaining before
@@ -8,13 +13,13 @@ import type { Response } from "./response.ts";
  */
 export type BeforeMiddleware = (
   request: Request,
-) => Request | Response | globalThis.Response | undefined | void | Promise<Request | Response | globalThis.Response | undefined | void>;
+) => Awaitable<Request | Response | globalThis.Response | Nothing>;
 
 /** Runs after the handler with its response (and the request); returns the response to send. */
 export type AfterMiddleware = (
   response: Response,
   request: Request,
-) => Response | globalThis.Response | undefined | void | Promise<Response | globalThis.Response | undefined | void>;
+) => Awaitable<Response | globalThis.Response | Nothing>;
 
 export interface ScopedMiddleware<F> {
   /** `null`: every route of the router; else the route pattern it applies to (every method). */

@@ -49,7 +49,11 @@ export class QueryParams {
   /** `{ key: [values…] }`, the spec's shape. */
   toDict(): Record<string, string[]> {
     const out: Record<string, string[]> = {};
-    for (const [key, value] of this.params) (out[key] ??= []).push(value);
+    for (const [key, value] of this.params) {
+      const values = out[key] ?? [];
+      values.push(value);
+      out[key] = values;
+    }
     return out;
   }
 

@@ -3,7 +3,17 @@ import type { ResponseDoc } from "./openapi/types.ts";
 import type { Request } from "./request.ts";
 import type { StandardSchemaV1 } from "./standard-schema.ts";
 
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "CONNECT", "TRACE"] as const;
+export const HTTP_METHODS = [
+  "GET",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "HEAD",
+  "OPTIONS",
+  "CONNECT",
+  "TRACE",
+] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 type SegmentParam<S extends string> = S extends `:${infer Name}`
@@ -96,7 +106,8 @@ export function validatePattern(pattern: string): void {
   segments.forEach((segment, index) => {
     if (segment.startsWith(":") || segment.startsWith("*")) {
       const name = segment.slice(1);
-      if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`invalid parameter name '${segment}' in route '${pattern}'`);
+      if (!/^[A-Za-z_$][\w$]*$/.test(name))
+        throw new Error(`invalid parameter name '${segment}' in route '${pattern}'`);
       if (seen.has(name)) throw new Error(`duplicate parameter '${name}' in route '${pattern}'`);
       seen.add(name);
       if (segment.startsWith("*") && index !== segments.length - 1) {

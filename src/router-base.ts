@@ -14,7 +14,7 @@ import {
   validatePattern,
 } from "./route.ts";
 // WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
-import { WebSocketRoute, type WebSocketHandler, type WebSocketRouteOptions } from "./websocket/route.ts";
+import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "./websocket/route.ts";
 
 type RouteMethod = <P extends string, A extends ArgShape = EmptyArgs, B = unknown>(
   path: P,
@@ -29,7 +29,8 @@ type RouteMethod = <P extends string, A extends ArgShape = EmptyArgs, B = unknow
 export class RouterBase {
   readonly prefix: string;
   /** @internal */ readonly routes: RouteRecord[] = [];
-  /** @internal WebSocket routes of this router (paths include every prefix, like `routes`). */ readonly websockets: WebSocketRoute[] = [];
+  /** @internal WebSocket routes of this router (paths include every prefix, like `routes`). */
+  readonly websockets: WebSocketRoute[] = [];
   /** @internal */ readonly before: ScopedMiddleware<BeforeMiddleware>[] = [];
   /** @internal */ readonly after: ScopedMiddleware<AfterMiddleware>[] = [];
   /** @internal */ readonly children: RouterBase[] = [];
@@ -47,8 +48,10 @@ export class RouterBase {
   readonly patch: RouteMethod = (path, handler, options) => this.addRoute("PATCH", path, handler, options);
   readonly delete: RouteMethod = (path, handler, options) => this.addRoute("DELETE", path, handler, options);
   readonly head: RouteMethod = (path, handler, options) => this.addRoute("HEAD", path, handler, options);
-  readonly options: RouteMethod = (path, handler, options) => this.addRoute("OPTIONS", path, handler, options);
-  readonly connect: RouteMethod = (path, handler, options) => this.addRoute("CONNECT", path, handler, options);
+  readonly options: RouteMethod = (path, handler, options) =>
+    this.addRoute("OPTIONS", path, handler, options);
+  readonly connect: RouteMethod = (path, handler, options) =>
+    this.addRoute("CONNECT", path, handler, options);
   readonly trace: RouteMethod = (path, handler, options) => this.addRoute("TRACE", path, handler, options);
 
   /** Registers a handler for a method and path; a second registration of the same method and path is an error. */
@@ -121,7 +124,8 @@ export class RouterBase {
   /** Attaches a sub-router; its routes are registered under this router's prefix too. */
   includeRouter(router: RouterBase): this {
     if (router.parent) throw new Error("router is already included somewhere");
-    if (router === this || this.ancestors().includes(router)) throw new Error("a router cannot include itself");
+    if (router === this || this.ancestors().includes(router))
+      throw new Error("a router cannot include itself");
     router.parent = this;
     router.rebase(this.prefix);
     this.children.push(router);
@@ -167,7 +171,8 @@ export class RouterBase {
     if (outer === "") return;
     for (const route of this.routes) route.path = joinPath(outer, route.path);
     for (const socket of this.websockets) socket.path = joinPath(outer, socket.path);
-    for (const mw of [...this.before, ...this.after]) if (mw.path !== null) mw.path = joinPath(outer, mw.path);
+    for (const mw of [...this.before, ...this.after])
+      if (mw.path !== null) mw.path = joinPath(outer, mw.path);
     (this as { prefix: string }).prefix = joinPath(outer, this.prefix);
     for (const child of this.children) child.rebase(outer);
   }

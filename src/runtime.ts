@@ -28,7 +28,11 @@ export class Runtime {
     engine: RouterEngine,
     private readonly fallbacks: FallbackHandler[],
     /** Answers with the app-global middlewares around an error status (404, 405, 400). */
-    private readonly errorDispatcher: (status: number, headers?: Record<string, string>, message?: string) => Dispatcher,
+    private readonly errorDispatcher: (
+      status: number,
+      headers?: Record<string, string>,
+      message?: string,
+    ) => Dispatcher,
   ) {
     this.matcher = createMatcher(engine);
     for (const pattern of table.keys()) this.matcher.add(pattern);

@@ -49,6 +49,7 @@ export function resolveStart(app: Webfw, options: StartOptions): ResolvedStart {
 function parsePort(value: string | undefined): number | undefined {
   if (value === undefined || value === "") return undefined;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`invalid WEBFW_PORT '${value}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new RangeError(`invalid WEBFW_PORT '${value}'`);
   return port;
 }

@@ -15,7 +15,16 @@ export type RequestURL = Url;
 export type FormData = Record<string, string>;
 export type Files = Record<string, Uint8Array>;
 export type IPAddress = string | null;
-export type RequestMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "CONNECT" | "TRACE";
+export type RequestMethod =
+  | "GET"
+  | "POST"
+  | "PUT"
+  | "DELETE"
+  | "PATCH"
+  | "HEAD"
+  | "OPTIONS"
+  | "CONNECT"
+  | "TRACE";
 export type Method = RequestMethod;
 /** The WebSocket object a WebSocket handler receives (spec `WebSocketAdapter`). */
 export type WebSocketAdapter<P extends Record<string, string> = Record<string, string>> = WebSocket<P>;

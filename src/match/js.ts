@@ -95,9 +95,9 @@ export class JsMatcher implements PathMatcher {
     const fixed = this.staticRoutes.get(path);
     if (fixed !== undefined) return { pattern: fixed.pattern, params: {} };
     if (this.dynamicCount === 0 || path.charCodeAt(0) !== 47) return null;
-    const segs = path.length === 1 ? [] : path.slice(1).split("/");
     const values: string[] = [];
-    const route = find(this.root, segs, 0, values);
+    // The root path has no segments; any other path starts its first one at index 1.
+    const route = find(this.root, path, path.length === 1 ? 2 : 1, values);
     if (route === null) return null;
     const params: Record<string, string> = {};
     const names = route.names;
@@ -107,12 +107,15 @@ export class JsMatcher implements PathMatcher {
 }
 
 /**
- * Depth-first search, static before param before wildcard. The trie is a tree,
- * so each node is entered at most once per match: backtracking is linear in
- * the nodes visited, never exponential.
+ * Depth-first search, static before param before wildcard. `pos` is where the
+ * next segment starts, `path.length + 1` once none is left. Segments are read
+ * with indexOf/slice rather than split(): no array per request. The trie is
+ * a tree, so each node is entered at most once per match: backtracking is
+ * linear in the nodes visited, never exponential.
  */
-function find(node: TrieNode, segs: string[], i: number, values: string[]): Route | null {
-  if (i === segs.length) {
+function find(node: TrieNode, path: string, pos: number, values: string[]): Route | null {
+  const len = path.length;
+  if (pos > len) {
     if (node.route) return node.route;
     if (node.wildcard) {
       values.push("");
@@ -120,23 +123,25 @@ function find(node: TrieNode, segs: string[], i: number, values: string[]): Rout
     }
     return null;
   }
-  const seg = segs[i]!;
+  let end = path.indexOf("/", pos);
+  if (end === -1) end = len;
+  const seg = path.slice(pos, end);
   if (node.statics) {
     const child = node.statics.get(seg);
     if (child) {
-      const found = find(child, segs, i + 1, values);
+      const found = find(child, path, end + 1, values);
       if (found) return found;
     }
   }
   // An empty segment (`//`) is never a parameter value, as in Bun's router.
-  if (node.param && seg !== "") {
+  if (node.param && end > pos) {
     values.push(seg);
-    const found = find(node.param, segs, i + 1, values);
+    const found = find(node.param, path, end + 1, values);
     if (found) return found;
     values.pop();
   }
   if (node.wildcard) {
-    values.push(i === segs.length - 1 ? seg : segs.slice(i).join("/"));
+    values.push(end === len ? seg : path.slice(pos));
     return node.wildcard;
   }
   return null;

@@ -8,6 +8,14 @@ export interface SessionBackend {
   check(data: SessionData): void;
 }
 
+/** A session's state as it crosses to a handler Worker and back (structured-clone friendly). */
+export interface SessionTransfer {
+  data: SessionData;
+  isNew: boolean;
+  modified: boolean;
+  accessed: boolean;
+}
+
 /**
  * `request.session`: a small key-value store kept in a signed cookie.
  * The cookie is read on first use, and sent back only when the data changed
@@ -116,6 +124,30 @@ export class Session {
       this.entries = new Map(data ? Object.entries(data) : []);
     }
     return this.entries;
+  }
+
+  /** @internal Worker pool, main thread: the state to send with the call (not counted as a use). */
+  snapshot(): SessionTransfer {
+    const data = Object.fromEntries(this.load());
+    return { data, isNew: !this.valid, modified: this.modified, accessed: this.accessed };
+  }
+
+  /** @internal Worker pool, Worker side: a session seeded from `snapshot()`; its own `snapshot()` is the reply. */
+  static detached(state: SessionTransfer): Session {
+    const session = new Session();
+    session.entries = new Map(Object.entries(state.data));
+    session.valid = !state.isNew;
+    return session;
+  }
+
+  /** @internal Worker pool, main thread: takes over what the Worker-side session did. */
+  absorb(state: SessionTransfer): void {
+    if (state.accessed) this.accessed = true;
+    if (!state.modified) return;
+    this.backend?.check(state.data);
+    this.load();
+    this.entries = new Map(Object.entries(state.data));
+    this.modified = true;
   }
 
   /** @internal The client sent a cookie of this name (valid or not). */

@@ -25,13 +25,18 @@ async function load(): Promise<Map<string, RouteHandler>> {
   if (!app) throw new Error(`${mainFile} created no Webfw app`);
   for (const handler of (app as Webfw).startupHandlers) await handler();
   const handlers = new Map<string, RouteHandler>();
-  for (const route of app.allRoutes()) handlers.set(`${route.method} ${route.path}`, route.handler as RouteHandler);
+  for (const route of app.allRoutes())
+    handlers.set(`${route.method} ${route.path}`, route.handler as RouteHandler);
   return handlers;
 }
 
-async function answer(handlers: Map<string, RouteHandler>, call: WorkerCall): Promise<WorkerReply | WorkerFailure> {
+async function answer(
+  handlers: Map<string, RouteHandler>,
+  call: WorkerCall,
+): Promise<WorkerReply | WorkerFailure> {
   const handler = handlers.get(call.route);
-  if (!handler) return { id: call.id, error: { name: "Error", message: `no handler for ${call.route} in worker` } };
+  if (!handler)
+    return { id: call.id, error: { name: "Error", message: `no handler for ${call.route} in worker` } };
   const raw = new globalThis.Request(call.url, { method: call.method, headers: call.headers });
   const request = new Request(raw, call.pathParams);
   request.bodyBytes = call.body;
@@ -67,5 +72,9 @@ try {
   };
   self.postMessage({ ready: true, routes: [...handlers.keys()] } satisfies WorkerReady);
 } catch (error) {
-  self.postMessage({ ready: true, routes: [], error: String((error as Error)?.stack ?? error) } satisfies WorkerReady);
+  self.postMessage({
+    ready: true,
+    routes: [],
+    error: String((error as Error)?.stack ?? error),
+  } satisfies WorkerReady);
 }

@@ -35,7 +35,13 @@ for (const [kind, makeClient] of CLIENTS) {
 
     test("path and query arguments are converted", async () => {
       const response = await client.fetch("/items/5?tags=a&tags=b&verbose=yes&q=find&ratio=2.25");
-      expect(await response.json()).toEqual({ id: 5, tags: ["a", "b"], verbose: true, q: "find", ratio: 2.25 });
+      expect(await response.json()).toEqual({
+        id: 5,
+        tags: ["a", "b"],
+        verbose: true,
+        q: "find",
+        ratio: 2.25,
+      });
     });
 
     test("defaults and absent optionals", async () => {
@@ -44,7 +50,14 @@ for (const [kind, makeClient] of CLIENTS) {
     });
 
     test("bool accepts true/false 1/0 yes/no on/off", async () => {
-      for (const [raw, value] of [["true", true], ["0", false], ["on", true], ["off", false], ["NO", false], ["1", true]]) {
+      for (const [raw, value] of [
+        ["true", true],
+        ["0", false],
+        ["on", true],
+        ["off", false],
+        ["NO", false],
+        ["1", true],
+      ]) {
         const response = await client.fetch(`/items/1?verbose=${raw}`);
         expect((await response.json()).verbose).toBe(value);
       }
@@ -77,7 +90,10 @@ for (const [kind, makeClient] of CLIENTS) {
     });
 
     test("Standard Schema body (zod): valid → parsedBody, invalid → 422 with issues", async () => {
-      const ok = await client.fetch("/zod", { method: "POST", body: JSON.stringify({ name: "Ada", age: 36 }) });
+      const ok = await client.fetch("/zod", {
+        method: "POST",
+        body: JSON.stringify({ name: "Ada", age: 36 }),
+      });
       expect(await ok.json()).toEqual({ hello: "Ada", age: 36 });
       const bad = await client.fetch("/zod", { method: "POST", body: JSON.stringify({ name: "", age: -1 }) });
       expect(bad.status).toBe(422);
@@ -89,9 +105,15 @@ for (const [kind, makeClient] of CLIENTS) {
     });
 
     test("t.object body", async () => {
-      const ok = await client.fetch("/tobj", { method: "POST", body: JSON.stringify({ title: "x", tags: ["a"] }) });
+      const ok = await client.fetch("/tobj", {
+        method: "POST",
+        body: JSON.stringify({ title: "x", tags: ["a"] }),
+      });
       expect(await ok.json()).toEqual({ title: "x", count: 1, tags: ["a"] });
-      const bad = await client.fetch("/tobj", { method: "POST", body: JSON.stringify({ count: "many", tags: "a" }) });
+      const bad = await client.fetch("/tobj", {
+        method: "POST",
+        body: JSON.stringify({ count: "many", tags: "a" }),
+      });
       expect(bad.status).toBe(422);
       const issues = (await bad.json()).issues as { path: string; message: string }[];
       expect(issues.map((issue) => issue.path)).toEqual(["title", "count", "tags"]);

@@ -21,7 +21,10 @@ function requestApp(): Webfw {
     absentDefault: headers.get("x-absent", "d"),
     has: headers.has("X-CUSTOM"),
   }));
-  app.post("/body", ({ body }) => ({ kind: typeof body === "string" ? "string" : "bytes", length: body.length }));
+  app.post("/body", ({ body }) => ({
+    kind: typeof body === "string" ? "string" : "bytes",
+    length: body.length,
+  }));
   app.post("/json", (request) => {
     const value = request.json();
     return { value, type: Array.isArray(value) ? "list" : typeof value };
@@ -80,13 +83,22 @@ for (const [kind, makeClient] of CLIENTS) {
 
     test("headers are case-insensitive with defaults", async () => {
       const response = await client.fetch("/headers", { headers: { "X-Custom": "v1" } });
-      expect(await response.json()).toEqual({ custom: "v1", lower: "v1", absent: null, absentDefault: "d", has: true });
+      expect(await response.json()).toEqual({
+        custom: "v1",
+        lower: "v1",
+        absent: null,
+        absentDefault: "d",
+        has: true,
+      });
     });
 
     test("UTF-8 body is a string, binary body is bytes", async () => {
       const text = await client.fetch("/body", { method: "POST", body: "héllo" });
       expect(await text.json()).toEqual({ kind: "string", length: 5 });
-      const binary = await client.fetch("/body", { method: "POST", body: new Uint8Array([0xff, 0xfe, 0x00, 0x80]) });
+      const binary = await client.fetch("/body", {
+        method: "POST",
+        body: new Uint8Array([0xff, 0xfe, 0x00, 0x80]),
+      });
       expect(await binary.json()).toEqual({ kind: "bytes", length: 4 });
     });
 
@@ -122,7 +134,10 @@ for (const [kind, makeClient] of CLIENTS) {
       expect(await deep.text()).toContain("deeper than 128");
       const hostile = await client.fetch("/json", { method: "POST", body: "[".repeat(1_000_000) });
       expect(hostile.status).toBe(400);
-      const inString = await client.fetch("/json", { method: "POST", body: JSON.stringify({ s: "[".repeat(500) }) });
+      const inString = await client.fetch("/json", {
+        method: "POST",
+        body: JSON.stringify({ s: "[".repeat(500) }),
+      });
       expect(inString.status).toBe(200);
     });
 
@@ -188,7 +203,12 @@ describe("request value classes", () => {
 
   test("Url.parse", () => {
     const url = Url.parse("https://example.com:8443/a/b%20c?x=1#frag");
-    expect([url.scheme, url.host, url.path, url.query]).toEqual(["https", "example.com:8443", "/a/b%20c", "x=1"]);
+    expect([url.scheme, url.host, url.path, url.query]).toEqual([
+      "https",
+      "example.com:8443",
+      "/a/b%20c",
+      "x=1",
+    ]);
     expect(Url.parse("http://h").path).toBe("/");
   });
 });

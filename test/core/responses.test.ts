@@ -24,8 +24,14 @@ function responseApp(): Webfw {
     response.setCookie("b", "two words", { httpOnly: true, maxAge: 60 });
     return response;
   });
-  app.get("/webfw-binary", () => new Response(200, { "content-type": "application/octet-stream" }, new Uint8Array([7])));
-  app.get("/web-response", () => new globalThis.Response("raw web", { status: 299, headers: { "x-web": "1" } }));
+  app.get(
+    "/webfw-binary",
+    () => new Response(200, { "content-type": "application/octet-stream" }, new Uint8Array([7])),
+  );
+  app.get(
+    "/web-response",
+    () => new globalThis.Response("raw web", { status: 299, headers: { "x-web": "1" } }),
+  );
   app.get("/dict", () => ({ statusCode: 201, description: "dict body", headers: { "x-dict": "yes" } }));
   app.get("/dict-json", () => ({ statusCode: 200, description: '{"k":1}', type: "json" }));
   app.get("/dict-html", () => ({ statusCode: 200, description: "<p>x</p>", type: "html" }));
@@ -35,7 +41,16 @@ function responseApp(): Webfw {
   app.get("/serve-html", () => serveHtml(join(FIXTURES, "page.html")));
   app.get("/serve-file", () => serveFile(join(FIXTURES, "hello.txt"), { fileName: "greeting.txt" }));
   app.get("/bun-file", () => Bun.file(join(FIXTURES, "hello.txt")));
-  app.get("/stream", () => new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode("streamed")), c.close()) }));
+  app.get(
+    "/stream",
+    () =>
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("streamed"));
+          controller.close();
+        },
+      }),
+  );
   app.get("/generator", async function* () {
     yield "a";
     yield "b";
@@ -112,7 +127,10 @@ for (const [kind, makeClient] of CLIENTS) {
       expect(response.status).toBe(418);
       expect(response.headers.get("x-kind")).toBe("teapot");
       expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-      expect(response.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=two%20words; Max-Age=60; Path=/; HttpOnly"]);
+      expect(response.headers.getSetCookie()).toEqual([
+        "a=1; Path=/",
+        "b=two%20words; Max-Age=60; Path=/; HttpOnly",
+      ]);
       expect(await response.text()).toBe("short and stout");
       const binary = await get("/webfw-binary");
       expect([...new Uint8Array(await binary.arrayBuffer())]).toEqual([7]);
@@ -120,7 +138,11 @@ for (const [kind, makeClient] of CLIENTS) {
 
     test("a Web Response is sent untouched", async () => {
       const response = await get("/web-response");
-      expect([response.status, response.headers.get("x-web"), await response.text()]).toEqual([299, "1", "raw web"]);
+      expect([response.status, response.headers.get("x-web"), await response.text()]).toEqual([
+        299,
+        "1",
+        "raw web",
+      ]);
     });
 
     test("dictionary response shape", async () => {

@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Webfw } from "../../src/index.ts";
-import * as statusCodes from "../../src/status-codes.ts";
 import { resolveStart } from "../../src/start-options.ts";
+import * as statusCodes from "../../src/status-codes.ts";
 
 const saved = { host: process.env.WEBFW_HOST, port: process.env.WEBFW_PORT };
 afterEach(() => {
-  for (const [key, value] of [["WEBFW_HOST", saved.host], ["WEBFW_PORT", saved.port]] as const) {
+  for (const [key, value] of [
+    ["WEBFW_HOST", saved.host],
+    ["WEBFW_PORT", saved.port],
+  ] as const) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }

@@ -33,10 +33,14 @@ describe("inference", () => {
 
   test("t.object bodies are typed", async () => {
     const app = new Webfw(import.meta.path);
-    app.post("/b", ({ parsedBody }) => {
-      expectTypeOf(parsedBody).toEqualTypeOf<{ a: number; b: string[] }>();
-      return parsedBody.a + parsedBody.b.length;
-    }, { body: t.object({ a: t.int(), b: t.list(t.str()) }) });
+    app.post(
+      "/b",
+      ({ parsedBody }) => {
+        expectTypeOf(parsedBody).toEqualTypeOf<{ a: number; b: string[] }>();
+        return parsedBody.a + parsedBody.b.length;
+      },
+      { body: t.object({ a: t.int(), b: t.list(t.str()) }) },
+    );
     const response = await app.request("/b", { method: "POST", body: '{"a":2,"b":["x"]}' });
     expect(await response.text()).toBe("3");
   });

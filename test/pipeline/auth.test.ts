@@ -89,7 +89,9 @@ for (const [kind, makeClient] of CLIENTS) {
     });
 
     test("identity is set on routes that do not require it; null without a token", async () => {
-      expect(await (await client.fetch("/open", bearer("good"))).json()).toEqual({ identity: { user: "sync" } });
+      expect(await (await client.fetch("/open", bearer("good"))).json()).toEqual({
+        identity: { user: "sync" },
+      });
       expect(await (await client.fetch("/open")).json()).toEqual({ identity: null });
       expect(await (await client.fetch("/open", bearer("bad"))).json()).toEqual({ identity: null });
     });
@@ -107,7 +109,9 @@ for (const [kind, makeClient] of CLIENTS) {
 
     test("a sub-router's async handler overrides the app's", async () => {
       expect((await client.fetch("/admin/panel", bearer("good"))).status).toBe(401);
-      expect(await (await client.fetch("/admin/panel", bearer("admin-token"))).json()).toEqual({ user: "admin" });
+      expect(await (await client.fetch("/admin/panel", bearer("admin-token"))).json()).toEqual({
+        user: "admin",
+      });
     });
 
     test("an authenticate() that throws is a 401, not a 500", async () => {

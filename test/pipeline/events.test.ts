@@ -60,7 +60,11 @@ describe("lifecycle events", () => {
 
   test("SIGTERM drains in-flight requests and runs shutdown handlers", async () => {
     const script = join(import.meta.dir, "..", "fixtures", "graceful-app.ts");
-    const child = Bun.spawn(["bun", script], { stdout: "pipe", stderr: "inherit", env: { ...process.env, PORT: "0" } });
+    const child = Bun.spawn(["bun", script], {
+      stdout: "pipe",
+      stderr: "inherit",
+      env: { ...process.env, PORT: "0" },
+    });
     const reader = child.stdout.getReader();
     let output = "";
     while (!output.includes("\n")) {

@@ -47,7 +47,11 @@ for (const [kind, makeClient] of CLIENTS) {
     });
 
     test("global response headers on 404, 405 and 500", async () => {
-      for (const [path, method, status] of [["/missing", "GET", 404], ["/", "DELETE", 405], ["/boom", "GET", 500]] as const) {
+      for (const [path, method, status] of [
+        ["/missing", "GET", 404],
+        ["/", "DELETE", 405],
+        ["/boom", "GET", 500],
+      ] as const) {
         const response = await client.fetch(path, { method });
         expect(response.status).toBe(status);
         expect(response.headers.get("x-frame-options")).toBe("DENY");
@@ -64,7 +68,9 @@ for (const [kind, makeClient] of CLIENTS) {
     });
 
     test("request headers: add appends, set replaces the client's value; response headers never leak in", async () => {
-      const response = await client.fetch("/echo", { headers: { "x-added": "client", "x-forced": "client" } });
+      const response = await client.fetch("/echo", {
+        headers: { "x-added": "client", "x-forced": "client" },
+      });
       expect(await response.json()).toEqual({ added: "client, by-app", forced: "app-value", frame: null });
       const bare = await client.fetch("/echo");
       expect(await bare.json()).toEqual({ added: "by-app", forced: "app-value", frame: null });

@@ -9,7 +9,7 @@ function middlewareApp(log: string[]): Webfw {
     request.headers.set("x-seen-by", "global");
     return request;
   });
-  app.beforeRequest(async (request) => {
+  app.beforeRequest(async () => {
     await Bun.sleep(1);
     log.push("global-before-async");
   });

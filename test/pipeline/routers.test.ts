@@ -6,16 +6,25 @@ function routersApp(): Webfw {
   const app = new Webfw(import.meta.path);
   app.injectGlobal({ db: "main-db", version: 3 });
   app.inject({ scope: "app" });
-  app.get("/deps", ({ globalDependencies, routerDependencies }) => ({ globalDependencies, routerDependencies }));
+  app.get("/deps", ({ globalDependencies, routerDependencies }) => ({
+    globalDependencies,
+    routerDependencies,
+  }));
 
   const api = new SubRouter(import.meta.path, { prefix: "/api" });
   api.inject({ scope: "api", limit: 10 });
-  api.get("/deps", ({ globalDependencies, routerDependencies }) => ({ globalDependencies, routerDependencies }));
+  api.get("/deps", ({ globalDependencies, routerDependencies }) => ({
+    globalDependencies,
+    routerDependencies,
+  }));
   api.get("/", () => "api root");
 
   const v1 = new SubRouter(import.meta.path, { prefix: "/v1/" });
   v1.inject({ scope: "v1" });
-  v1.get("/users/:id", ({ pathParams, routerDependencies }) => ({ id: pathParams.id, ...routerDependencies }));
+  v1.get("/users/:id", ({ pathParams, routerDependencies }) => ({
+    id: pathParams.id,
+    ...routerDependencies,
+  }));
   api.includeRouter(v1);
   v1.get("/late", () => "registered after include");
 
@@ -44,7 +53,11 @@ for (const [kind, makeClient] of CLIENTS) {
 
     test("prefixes nest; nested routers inherit and override their parents' dependencies", async () => {
       expect(await (await client.fetch("/api")).text()).toBe("api root");
-      expect(await (await client.fetch("/api/v1/users/5")).json()).toEqual({ id: "5", scope: "v1", limit: 10 });
+      expect(await (await client.fetch("/api/v1/users/5")).json()).toEqual({
+        id: "5",
+        scope: "v1",
+        limit: 10,
+      });
       expect(await (await client.fetch("/api/v1/late")).text()).toBe("registered after include");
       expect((await client.fetch("/v1/users/5")).status).toBe(404);
     });

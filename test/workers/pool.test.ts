@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
-import app from "../fixtures/workers-app.ts";
 import type { ServerHandle } from "../../src/index.ts";
 import { logger } from "../../src/log/logger.ts";
+import app from "../fixtures/workers-app.ts";
 
 describe("worker pool (--workers 2)", () => {
   let server: ServerHandle;

@@ -1,0 +1,192 @@
+/**
+ * Broadcast across processes: a real `redis-server` (Debian package
+ * `redis-server`; CI installs it) and two server processes of the chat
+ * example. Without redis-server this test fails on purpose.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { RedisClient, type Subprocess } from "bun";
+import { Webfw } from "../../src/index.ts";
+import { connect, start, type TestClient, within, wsUrl } from "./helpers.ts";
+
+const CHAT_APP = join(import.meta.dir, "../../examples/chat/app.ts");
+
+/** A port nothing listens on right now (the OS picks it). */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+/** Reads a child's stdout until a line matches; fails with what it printed otherwise. */
+async function waitForLine(proc: Subprocess<"ignore", "pipe", "pipe">, pattern: RegExp, ms = 15_000): Promise<string> {
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const deadline = Date.now() + ms;
+  try {
+    while (Date.now() < deadline) {
+      const chunk = await within(reader.read(), deadline - Date.now(), "the child's output").catch(() => null);
+      if (chunk === null || chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+      const match = text.match(pattern);
+      if (match) return match[1] ?? match[0];
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  const stderr = await new Response(proc.stderr).text().catch(() => "");
+  throw new Error(`no line matching ${pattern} from the child; stdout: ${text}; stderr: ${stderr}`);
+}
+
+interface ChatEvent {
+  type: string;
+  name?: string;
+  from?: string;
+  text?: string;
+}
+
+describe("broadcast through Redis", () => {
+  let redis: Subprocess | null = null;
+  let redisUrl = "";
+  const servers: Subprocess<"ignore", "pipe", "pipe">[] = [];
+  const urls: string[] = [];
+  const clients: TestClient[] = [];
+  const channel = `webfw:test:${crypto.randomUUID()}`;
+
+  beforeAll(async () => {
+    const binary = Bun.which("redis-server");
+    if (binary === null) {
+      throw new Error(
+        "redis-server is not installed: this test needs Debian's redis-server package (apt-get install -y redis-server)",
+      );
+    }
+    const port = freePort();
+    redisUrl = `redis://127.0.0.1:${port}`;
+    redis = Bun.spawn(
+      [binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "warning"],
+      { stdout: "ignore", stderr: "pipe" },
+    );
+    // Ready when it answers PING.
+    const probe = new RedisClient(redisUrl, { autoReconnect: false, connectionTimeout: 500 });
+    let ready = false;
+    for (let i = 0; i < 100 && !ready; i++) {
+      try {
+        await probe.connect();
+        ready = (await probe.ping("ready")) === "ready";
+      } catch {
+        await Bun.sleep(50);
+      }
+    }
+    probe.close();
+    if (!ready) throw new Error(`redis-server did not answer on ${redisUrl}`);
+
+    for (let i = 0; i < 2; i++) {
+      const proc = Bun.spawn([process.execPath, CHAT_APP], {
+        env: { ...process.env, REDIS_URL: redisUrl, CHAT_CHANNEL: channel, WEBFW_PORT: "0", WEBFW_HOST: "127.0.0.1" },
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      servers.push(proc);
+      urls.push(await waitForLine(proc, /chat listening on (http:\/\/\S+)/));
+    }
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const client of clients) client.close();
+    for (const proc of servers) proc.kill("SIGTERM");
+    await Promise.all(servers.map((proc) => within(proc.exited, 10_000, "a chat process exiting").catch(() => proc.kill(9))));
+    redis?.kill("SIGTERM");
+    await redis?.exited;
+  });
+
+  const joinAt = async (index: number, room: string, name: string) => {
+    const url = `${(urls[index] as string).replace(/^http/, "ws")}/chat/${room}?name=${name}`;
+    const client = await connect(url);
+    clients.push(client);
+    return client;
+  };
+  const nextEvent = async (client: TestClient) => JSON.parse(String(await client.next())) as ChatEvent;
+
+  test("two processes really are two servers", () => {
+    expect(urls.length).toBe(2);
+    expect(urls[0]).not.toBe(urls[1]);
+  });
+
+  test("a broadcast on one process reaches clients of the other, exactly once everywhere", async () => {
+    const ada = await joinAt(0, "lobby", "ada");
+    expect((await nextEvent(ada)).type).toBe("welcome");
+    expect(await nextEvent(ada)).toEqual({ type: "join", name: "ada" });
+
+    const bob = await joinAt(1, "lobby", "bob");
+    expect((await nextEvent(bob)).type).toBe("welcome");
+    expect(await nextEvent(bob)).toEqual({ type: "join", name: "bob" });
+    // Bob's join was broadcast by process 2: ada, on process 1, gets it through Redis.
+    expect(await nextEvent(ada)).toEqual({ type: "join", name: "bob" });
+
+    const other = await joinAt(1, "elsewhere", "cy");
+    await nextEvent(other);
+    await nextEvent(other);
+
+    ada.send("hello from process one");
+    for (const client of [ada, bob]) {
+      expect(await nextEvent(client)).toMatchObject({ type: "message", from: "ada", text: "hello from process one" });
+    }
+    bob.send("and back from process two");
+    for (const client of [ada, bob]) {
+      expect(await nextEvent(client)).toMatchObject({ type: "message", from: "bob", text: "and back from process two" });
+    }
+
+    // No duplicates (a process ignores its own messages coming back from Redis), no leak to other rooms.
+    await Bun.sleep(300);
+    expect(ada.pending()).toBe(0);
+    expect(bob.pending()).toBe(0);
+    expect(other.pending()).toBe(0);
+  });
+
+  test("many messages keep their order across processes", async () => {
+    const sender = await joinAt(0, "burst", "s");
+    const receiver = await joinAt(1, "burst", "r");
+    for (const client of [sender, receiver]) {
+      await nextEvent(client); // welcome
+      await nextEvent(client); // own join
+    }
+    await nextEvent(sender); // r's join, relayed
+    for (let i = 0; i < 100; i++) sender.send(`n${i}`);
+    for (let i = 0; i < 100; i++) expect((await nextEvent(receiver)).text).toBe(`n${i}`);
+  });
+
+  test("an unreachable Redis makes start() fail with a clear message", async () => {
+    const app = new Webfw(import.meta.path, { openapi: false });
+    app.configureBroadcast({ redisUrl: `redis://user:secret@127.0.0.1:${freePort()}` });
+    app.websocket("/ws", () => {});
+    const error = await start(app).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain("cannot use Redis");
+    expect((error as Error).message).not.toContain("secret");
+  });
+
+  test("in one process, configureBroadcast still delivers locally exactly once", async () => {
+    const app = new Webfw(import.meta.path, { openapi: false });
+    app.configureBroadcast({ redisUrl, channel: `${channel}:local` });
+    app.websocket("/room", async (ws) => {
+      for await (const message of ws) await ws.broadcast(String(message));
+    });
+    const server = await start(app);
+    try {
+      const a = await connect(wsUrl(server, "/room"));
+      const b = await connect(wsUrl(server, "/room"));
+      a.send("once");
+      expect(await a.next()).toBe("once");
+      expect(await b.next()).toBe("once");
+      await Bun.sleep(200);
+      expect([a.pending(), b.pending()]).toEqual([0, 0]);
+      a.close();
+      b.close();
+    } finally {
+      await server.stop(true);
+    }
+  });
+});
