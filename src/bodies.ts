@@ -71,5 +71,5 @@ export function serveFile(path: string, options: ServeFileOptions = {}): Rendera
 
 /** An HTML page from a file. */
 export function serveHtml(path: string): Renderable {
-  return new FileBody(path, { contentType: "text/html; charset=utf-8", disposition: "inline" });
+  return new FileBody(path, { contentType: "text/html; charset=utf-8" });
 }

@@ -141,10 +141,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
 
 async function loadBody(request: Request, config: PipelineConfig): Promise<void> {
   request.bodyBytes = await readBody(request.raw, config.maxBodySize);
-  const contentType = request.raw.headers.get("content-type");
-  if (request.bodyBytes.length > 0 && isFormContentType(contentType)) {
-    request.form = await parseForm(request.bodyBytes, contentType as string, config.formLimits);
-  }
+  request.formLimits = config.formLimits;
 }
 
 async function authenticate(request: Request, auth: AuthenticationHandler, required: boolean): Promise<void> {

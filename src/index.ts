@@ -24,6 +24,7 @@ export {
 } from "./sessions/index.ts";
 export type { StandardSchemaV1 } from "./standard-schema.ts";
 export * as statusCodes from "./status-codes.ts";
+export { type SseEvent, type SseOptions, sse } from "./stream/sse.ts";
 export { MustacheTemplate, TemplateInterface } from "./templating/index.ts";
 export type { WebSocketAdapter } from "./types.ts";
 export { Url } from "./url.ts";

@@ -1,4 +1,11 @@
 import type { Server } from "bun";
+import {
+  DEFAULT_FORM_LIMITS,
+  type FormLimits,
+  isFormContentType,
+  type ParsedForm,
+  parseFormSync,
+} from "./body/forms.ts";
 import { parseCookies } from "./cookies.ts";
 import { Headers } from "./headers.ts";
 import type { Identity } from "./identity.ts";
@@ -39,7 +46,8 @@ export class Request<
 
   /** @internal */ server: Server<unknown> | null;
   /** @internal */ bodyBytes: Uint8Array = EMPTY;
-  /** @internal */ form: { fields: Record<string, string>; files: Record<string, Uint8Array> } | null = null;
+  /** @internal */ formLimits: FormLimits = DEFAULT_FORM_LIMITS;
+  private parsedForm: ParsedForm | null = null;
   private cachedUrl: Url | null = null;
   private cachedQuery: QueryParams | null = null;
   private cachedHeaders: Headers | null = null;
@@ -101,7 +109,23 @@ export class Request<
     this.bodyBytes = typeof value === "string" ? new TextEncoder().encode(value) : value;
   }
 
-  /** Form fields of an urlencoded or multipart body. */
+  /**
+   * The parsed form body (urlencoded or multipart), parsed on first access;
+   * `null` for other content types. Throws `BadRequestError` (400) when malformed.
+   */
+  get form(): ParsedForm | null {
+    if (this.parsedForm === null) {
+      const contentType = this.raw.headers.get("content-type");
+      if (this.bodyBytes.length === 0 || !isFormContentType(contentType)) return null;
+      this.parsedForm = parseFormSync(this.bodyBytes, contentType as string, this.formLimits);
+    }
+    return this.parsedForm;
+  }
+  set form(value: ParsedForm | null) {
+    this.parsedForm = value;
+  }
+
+  /** Form fields of an urlencoded or multipart body (a repeated name keeps its last value). */
   get formData(): Record<string, string> {
     return this.form?.fields ?? {};
   }

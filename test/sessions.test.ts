@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   commitSession,
   HttpError,
+  type Request,
   Response,
   type ServerHandle,
   Session,
@@ -485,6 +486,51 @@ describe("cookie options, rolling and commitSession", () => {
         session: null,
         message: "commitSession: sessions are not configured (call app.configureSessions first)",
       });
+    } finally {
+      await server.stop(true);
+    }
+  });
+});
+
+describe("crossing to a handler Worker (snapshot / detached / absorb)", () => {
+  test("changes made on the Worker side are written by the main thread; reads only add Vary", async () => {
+    const app = new Webfw(import.meta.path);
+    app.configureSessions({ secretKey: KEY_A });
+    // What the worker pool does, with structuredClone standing in for postMessage.
+    const viaWorker = (request: Request, work: (remote: Session) => unknown) => {
+      const remote = Session.detached(structuredClone(request.session!.snapshot()));
+      const result = work(remote);
+      request.session!.absorb(structuredClone(remote.snapshot()));
+      return result;
+    };
+    app.get("/inc", (request) =>
+      viaWorker(request, (remote) => {
+        remote.set("n", remote.get("n", 0) + 1);
+        return String(remote.get("n"));
+      }),
+    );
+    app.get("/read", (request) =>
+      viaWorker(request, (remote) => ({ n: remote.get("n") ?? null, isNew: remote.isNew })),
+    );
+    app.get("/huge", (request) =>
+      viaWorker(request, (remote) => remote.set("blob", "x".repeat(5000)) && "no"),
+    );
+    const server = await app.start({ port: 0, host: "127.0.0.1" });
+    try {
+      const first = await fetch(`${server.url}/inc`);
+      expect(await first.text()).toBe("1");
+      const second = await fetch(`${server.url}/inc`, { headers: { cookie: cookieFrom(first) as string } });
+      expect(await second.text()).toBe("2");
+      const read = await fetch(`${server.url}/read`, { headers: { cookie: cookieFrom(second) as string } });
+      expect(await read.json()).toEqual({ n: 2, isNew: false });
+      expect(read.headers.getSetCookie()).toEqual([]);
+      expect(read.headers.get("vary")).toBe("Cookie");
+      const fresh = await fetch(`${server.url}/read`);
+      expect(await fresh.json()).toEqual({ n: null, isNew: true });
+      // The size limit still holds: checked when the main thread takes the data over.
+      const huge = await fetch(`${server.url}/huge`);
+      expect(huge.status).toBe(500);
+      expect(huge.headers.getSetCookie()).toEqual([]);
     } finally {
       await server.stop(true);
     }

@@ -7,8 +7,8 @@ import { FfiMatcher } from "./ffi.ts";
 import { JsMatcher } from "./js.ts";
 import type { PathMatcher, RouterEngine } from "./types.ts";
 
-export { bunRouteKeys, bunRouteTable, rawParams, wildcardValue } from "./bun-routes.ts";
-export { FfiMatcher } from "./ffi.ts";
+export { bunRouteKeys, bunRouteTable, compileParamReader, rawParams, wildcardValue } from "./bun-routes.ts";
+export { FfiMatcher, type FfiMatcherOptions, type NativeLoader } from "./ffi.ts";
 export { JsMatcher } from "./js.ts";
 export { encodeStaticSegment, normalisePath, parsePattern, splitPattern } from "./pattern.ts";
 export type { PathMatch, PathMatcher, RouterEngine } from "./types.ts";

@@ -8,7 +8,7 @@ import { extname, sep } from "node:path";
 import type { Subprocess } from "bun";
 import { logger as defaultLogger, type Logger } from "../log/logger.ts";
 import { compileNativePath, describeReport } from "../native/compile.ts";
-import { cleanEnv, DEV_CHILD_ENV, DEV_RESTARTS_ENV, type Env } from "./env.ts";
+import { cleanEnv, DEV_CHILD_ENV, DEV_RESTARTS_ENV, type Env, REPEAT_SIGNAL_WINDOW_MS } from "./env.ts";
 
 /** Changes to these files restart the app. Data files (SQLite databases, logs, uploads) are left out on purpose. */
 export const DEV_WATCH_EXTENSIONS: readonly string[] = [
@@ -94,6 +94,7 @@ export function runDevReload(options: DevReloadOptions): Promise<number> {
   let busy = false;
   let again = false;
   let stopping = false;
+  let stoppedAt = 0;
   let changed = new Set<string>();
   let resolveDone: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
@@ -176,10 +177,11 @@ export function runDevReload(options: DevReloadOptions): Promise<number> {
 
   const onSignal = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) {
-      child?.kill("SIGKILL");
+      if (performance.now() - stoppedAt >= REPEAT_SIGNAL_WINDOW_MS) child?.kill("SIGKILL");
       return;
     }
     stopping = true;
+    stoppedAt = performance.now();
     log.debug("dev reloader stopping", { signal });
     if (timer) clearTimeout(timer);
     watcher.close();

@@ -27,3 +27,10 @@ export function cleanEnv(env: Env, extra: Record<string, string> = {}): Record<s
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
   return Object.assign(out, extra);
 }
+
+/**
+ * A signal repeated within this window is the same event delivered twice (Ctrl-C
+ * reaches the whole process group, and a parent forwards it too), not a human
+ * asking to force the shutdown.
+ */
+export const REPEAT_SIGNAL_WINDOW_MS = 1_000;

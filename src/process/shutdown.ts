@@ -1,6 +1,6 @@
 /** Graceful shutdown of a server process on SIGINT/SIGTERM (and when its supervisor dies). */
 import { logger as defaultLogger, type Logger } from "../log/logger.ts";
-import { type Env, isDevChild, isSupervisedChild } from "./env.ts";
+import { type Env, isDevChild, isSupervisedChild, REPEAT_SIGNAL_WINDOW_MS } from "./env.ts";
 
 export interface ShutdownOptions {
   /**
@@ -13,6 +13,7 @@ export interface ShutdownOptions {
    * What a second signal does while draining: `force` exits at once (a human
    * pressing Ctrl-C twice), `ignore` keeps draining. Default: `ignore` in a child,
    * which gets Ctrl-C both from the terminal and from its supervisor, else `force`.
+   * Either way a repeat within `REPEAT_SIGNAL_WINDOW_MS` is a duplicate and ignored.
    */
   repeat?: "force" | "ignore";
   /** How the process ends once `stop()` settles. Default `process.exit`. */
@@ -33,16 +34,18 @@ export function onShutdownSignal(stop: () => unknown, options: ShutdownOptions =
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const log = options.logger ?? defaultLogger;
   let stopping = false;
+  let firstAt = 0;
 
   const begin = async (reason: string): Promise<void> => {
     if (stopping) {
-      if (repeat === "force") {
+      if (repeat === "force" && performance.now() - firstAt >= REPEAT_SIGNAL_WINDOW_MS) {
         log.warning("second signal: exiting without waiting", { reason });
         exit(130);
       }
       return;
     }
     stopping = true;
+    firstAt = performance.now();
     log.info("shutting down", { reason, pid: process.pid });
     let code = 0;
     try {

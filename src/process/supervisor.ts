@@ -5,7 +5,7 @@
  */
 import type { Subprocess } from "bun";
 import { logger as defaultLogger, type Logger } from "../log/logger.ts";
-import { CHILD_ENV, CHILD_INDEX_ENV, cleanEnv, type Env } from "./env.ts";
+import { CHILD_ENV, CHILD_INDEX_ENV, cleanEnv, type Env, REPEAT_SIGNAL_WINDOW_MS } from "./env.ts";
 
 export interface SuperviseOptions {
   /** Number of server processes. */
@@ -43,7 +43,7 @@ const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
 /**
  * Runs until a SIGINT/SIGTERM arrives and every child has exited (resolves 0;
- * 1 when a child had to be killed after the timeout), or until a child fails to
+ * 1 when a child had to be killed: after the timeout, or on a second signal), or until a child fails to
  * start `maxFailedStarts` times in a row (stops the others, resolves 1).
  */
 export function superviseProcesses(options: SuperviseOptions): Promise<number> {
@@ -70,6 +70,7 @@ export function superviseProcesses(options: SuperviseOptions): Promise<number> {
     backoff: 0,
   }));
   let stopping = false;
+  let stoppedAt = 0;
   let exitCode = 0;
   let resolveDone: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
@@ -156,11 +157,15 @@ export function superviseProcesses(options: SuperviseOptions): Promise<number> {
 
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) {
-      // A second Ctrl-C means "now": do not wait for draining.
+      // A second Ctrl-C means "now", unless it is the first one delivered twice.
+      if (performance.now() - stoppedAt < REPEAT_SIGNAL_WINDOW_MS) return;
+      log.warning("second signal: killing server processes", { signal });
+      exitCode = 1;
       for (const slot of slots) slot.proc?.kill("SIGKILL");
       return;
     }
     stopping = true;
+    stoppedAt = performance.now();
     log.info("shutting down server processes", { signal, count });
     stopAll(signal);
   };

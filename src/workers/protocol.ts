@@ -1,3 +1,4 @@
+import type { ParsedForm } from "../body/forms.ts";
 /** Messages between the main thread and a handler Worker: compact, structured-clone friendly. */
 
 export interface WorkerCall {
@@ -13,7 +14,7 @@ export interface WorkerCall {
   parsedBody: unknown;
   identityClaims: Record<string, unknown> | null;
   ipAddr: string | null;
-  form: { fields: Record<string, string>; files: Record<string, Uint8Array> } | null;
+  form: ParsedForm | null;
 }
 
 export interface WorkerReply {

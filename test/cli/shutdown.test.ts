@@ -22,17 +22,28 @@ function alive(pid: number): boolean {
 }
 
 describe("onShutdownSignal", () => {
-  test("a server process stops once, exits 0; a second signal forces exit 130", async () => {
+  test("a server process stops once and exits 0; a duplicate signal does not cut the drain", async () => {
     const graceful = spawnChild({});
     await waitFor(() => graceful.out.text().includes("ready"), 5000, "ready");
     graceful.proc.kill("SIGTERM");
     expect(await graceful.proc.exited).toBe(0);
     expect(graceful.out.text()).toContain("stop 1\nstopped\n");
 
-    const forced = spawnChild({});
+    // Ctrl-C under `webfw app.ts` arrives twice at once: from the terminal and forwarded.
+    const doubled = spawnChild({});
+    await waitFor(() => doubled.out.text().includes("ready"), 5000, "ready");
+    doubled.proc.kill("SIGINT");
+    doubled.proc.kill("SIGINT");
+    expect(await doubled.proc.exited).toBe(0);
+    expect(doubled.out.text()).toContain("stop 1\nstopped\n");
+  });
+
+  test("a second Ctrl-C a moment later forces exit 130", async () => {
+    const forced = spawnChild({ STOP_MS: "5000" });
     await waitFor(() => forced.out.text().includes("ready"), 5000, "ready");
     forced.proc.kill("SIGINT");
     await waitFor(() => forced.out.text().includes("stop 1"), 5000, "stop");
+    await Bun.sleep(1100);
     forced.proc.kill("SIGINT");
     expect(await forced.proc.exited).toBe(130);
     expect(forced.out.text()).not.toContain("stopped");
@@ -52,7 +63,8 @@ describe("onShutdownSignal", () => {
   test("a supervised child shuts down when its supervisor is killed", async () => {
     const parent = spawnChild({ SPAWN_GRANDCHILD: "1" });
     const pid = Number(
-      (await waitFor(() => /child (\d+)/.exec(parent.out.text())?.[1], 5000, "the child's pid")) ?? Number.NaN,
+      (await waitFor(() => /child (\d+)/.exec(parent.out.text())?.[1], 5000, "the child's pid")) ??
+        Number.NaN,
     );
     await waitFor(() => parent.out.text().includes("ready"), 5000, "ready");
     parent.proc.kill("SIGKILL");
@@ -75,8 +87,14 @@ describe("prepareStart", () => {
   });
 
   test("a supervised child listens with reusePort; only slot 0 opens the browser", async () => {
-    const first = await prepareStart({ argv: ["--open-browser"], env: { WEBFW_CHILD: "1", WEBFW_CHILD_INDEX: "0" } });
-    const second = await prepareStart({ argv: ["--open-browser"], env: { WEBFW_CHILD: "1", WEBFW_CHILD_INDEX: "1" } });
+    const first = await prepareStart({
+      argv: ["--open-browser"],
+      env: { WEBFW_CHILD: "1", WEBFW_CHILD_INDEX: "0" },
+    });
+    const second = await prepareStart({
+      argv: ["--open-browser"],
+      env: { WEBFW_CHILD: "1", WEBFW_CHILD_INDEX: "1" },
+    });
     if (first.action !== "serve" || second.action !== "serve") throw new Error("expected serve");
     expect(first.plan).toMatchObject({ role: "supervised-child", reusePort: true, openBrowser: true });
     expect(second.plan).toMatchObject({ role: "supervised-child", reusePort: true, openBrowser: false });

@@ -94,7 +94,7 @@ describe("--processes 2", () => {
   test("SIGTERM is forwarded; in-flight requests finish; the supervisor exits 0", async () => {
     const port = freePort();
     const events = eventsDir("sigterm");
-    const { proc } = startSupervisor(["--processes", "2", "--port", String(port)], {
+    const { proc, err } = startSupervisor(["--processes", "2", "--port", String(port)], {
       MINI_EVENTS_DIR: events,
     });
     try {
@@ -106,15 +106,47 @@ describe("--processes 2", () => {
       const slow = fetch(`http://127.0.0.1:${port}/slow?ms=700`);
       await Bun.sleep(150);
       proc.kill("SIGTERM");
+      // Delivered twice (process group + a forwarding parent): still one graceful stop.
+      proc.kill("SIGTERM");
 
       const res = await slow;
       expect(res.status).toBe(200);
       expect(await res.text()).toBe("slow done");
       expect(await proc.exited).toBe(0);
+      expect(err.text()).not.toContain("second signal");
       // Every child got the signal (it wrote term-<pid>) and is gone.
       expect(pidsOf(events, "term").sort()).toEqual([...children].sort());
       expect(children.some(alive)).toBe(false);
       expect(await tryGet(`http://127.0.0.1:${port}/`)).toBeUndefined();
+    } finally {
+      proc.kill("SIGKILL");
+    }
+  });
+
+  test("a second signal a moment later kills the children at once (exit 1)", async () => {
+    const port = freePort();
+    const events = eventsDir("force");
+    const { proc, err } = startSupervisor(["--processes", "2", "--port", String(port)], {
+      MINI_EVENTS_DIR: events,
+    });
+    try {
+      const children = await waitFor(
+        () => pidsOf(events, "start").length === 2 && pidsOf(events, "start"),
+        10_000,
+        "two children",
+      );
+      const slow = fetch(`http://127.0.0.1:${port}/slow?ms=20000`).then(
+        (r) => r.status,
+        () => "failed",
+      );
+      await Bun.sleep(150);
+      proc.kill("SIGINT");
+      await Bun.sleep(1_200);
+      proc.kill("SIGINT");
+      expect(await proc.exited).toBe(1);
+      expect(await slow).toBe("failed");
+      expect(err.text()).toContain("second signal: killing server processes");
+      expect(children.some(alive)).toBe(false);
     } finally {
       proc.kill("SIGKILL");
     }

@@ -105,6 +105,19 @@ describe("FfiMatcher", () => {
     b.close();
   });
 
+  test("without a C compiler, the default loader falls back to TinyCC", () => {
+    const proc = Bun.spawnSync([process.execPath, `${import.meta.dir}/fixtures/ffi-auto.ts`], {
+      env: { PATH: "/nonexistent", HOME: process.env.HOME ?? "/tmp", TMPDIR: process.env.TMPDIR ?? "/tmp" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(proc.stderr.toString()).toBe("");
+    expect(JSON.parse(proc.stdout.toString())).toEqual({
+      loader: "tinycc",
+      match: { pattern: "/a/*rest", params: { rest: "b/c" } },
+    });
+  });
+
   test("close() releases the router; using it afterwards throws, closing twice is harmless", () => {
     const m = new FfiMatcher();
     m.add("/a");

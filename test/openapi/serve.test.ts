@@ -180,6 +180,17 @@ describe("paths, rebuilds and the app's own routes", () => {
     expect(await (await app.request("/docs")).text()).toBe("my own docs");
   });
 
+  test("path-scoped middlewares apply to the docs routes (e.g. to protect them)", async () => {
+    const app = new Webfw(import.meta.path);
+    const guard = (request: { headers: { get(name: string): string | null } }) =>
+      request.headers.get("x-key") === "k" ? undefined : new globalThis.Response("Forbidden", { status: 403 });
+    app.beforeRequest("/openapi.json", guard);
+    app.beforeRequest("/docs", guard);
+    expect((await app.request("/openapi.json")).status).toBe(403);
+    expect((await app.request("/docs")).status).toBe(403);
+    expect((await app.request("/openapi.json", { headers: { "x-key": "k" } })).status).toBe(200);
+  });
+
   test("a GET route of the app on one of the paths wins and stays documented", async () => {
     const app = new Webfw(import.meta.path);
     app.get("/openapi.json", () => ({ mine: true }));

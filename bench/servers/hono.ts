@@ -1,0 +1,38 @@
+/** Hono (pinned in bench/package.json) on `Bun.serve`, idiomatic code for each scenario. */
+import { Hono } from "hono";
+import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
+
+const scenario = scenarioFromEnv();
+const app = new Hono();
+
+switch (scenario) {
+  case "hello":
+  case "rss":
+  case "const":
+    // Hono has no static-response route: `const` is the same handler.
+    app.get("/", (c) => c.text(HELLO));
+    break;
+  case "params":
+    app.get("/id/:id", (c) => {
+      c.header("x-powered-by", POWERED_BY);
+      return c.text(`${c.req.param("id")} ${c.req.query("name")}`);
+    });
+    break;
+  case "json":
+    app.post("/json", async (c) => c.json(await c.req.json()));
+    break;
+  case "middleware":
+    // Hono's middleware is one function around the handler: the before and after halves.
+    app.use(async (c, next) => {
+      if (c.req.method === "") throw new Error("unreachable");
+      await next();
+      c.header("x-after", "1");
+    });
+    app.get("/", (c) => c.text(HELLO));
+    break;
+  default:
+    throw new Error(`hono: unknown scenario ${scenario}`);
+}
+
+const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: app.fetch });
+announce(server.port);

@@ -1,0 +1,66 @@
+/**
+ * webfw, one scenario per process: `BENCH_ENGINE` picks the router engine,
+ * `BENCH_WORKERS` the handler Workers (the `cpu` scenario). With workers > 1
+ * every Worker imports this file again in worker mode, where `start()` does
+ * not listen; the routes must therefore be registered the same way there.
+ */
+import { Response, Webfw } from "../../src/index.ts";
+import type { RouterEngine } from "../../src/match/types.ts";
+import { burn, cpuIterations } from "../lib/cpu-work.ts";
+import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
+
+const scenario = scenarioFromEnv();
+const engine = (process.env.BENCH_ENGINE ?? "bun") as RouterEngine;
+const workers = Number(process.env.BENCH_WORKERS ?? "1");
+const app = new Webfw(import.meta.path, { router: engine });
+
+switch (scenario) {
+  case "hello":
+  case "rss":
+    app.get("/", () => HELLO);
+    break;
+  case "const":
+    app.get("/", () => HELLO, { const: true });
+    break;
+  case "params":
+    app.get(
+      "/id/:id",
+      ({ pathParams, queryParams }) =>
+        new Response(200, { "x-powered-by": POWERED_BY }, `${pathParams.id} ${queryParams.get("name")}`),
+    );
+    break;
+  case "json":
+    app.post("/json", (request) => request.json());
+    break;
+  case "middleware":
+    app.beforeRequest((request) => {
+      if (request.method === "") throw new Error("unreachable");
+    });
+    app.afterRequest((response) => {
+      response.headers.set("x-after", "1");
+    });
+    app.get("/", () => HELLO);
+    break;
+  case "cpu": {
+    const iterations = cpuIterations();
+    // Synchronous: goes to the worker pool when workers > 1.
+    app.get("/cpu", () => String(burn(iterations)));
+    // Must stay on the main thread to answer while the Workers are busy.
+    app.get("/health", () => "ok", { offload: false });
+    break;
+  }
+  case "ws":
+    app.websocket("/ws", async (ws) => {
+      for await (const message of ws) {
+        if (typeof message === "string") await ws.sendText(message);
+        else await ws.sendBytes(message);
+      }
+    });
+    break;
+  default:
+    throw new Error(`webfw: unknown scenario ${scenario}`);
+}
+
+const handle = await app.start({ host: "127.0.0.1", port: 0, workers, handleSignals: false });
+// Inside a handler Worker start() does not listen (port 0): nothing to announce.
+if (handle.port !== 0) announce(handle.port);
