@@ -4,18 +4,32 @@ import type { WebSocketErrorLogger } from "./lifecycle.ts";
 /** Delivers a broadcast to this process's clients of a topic. */
 export type LocalDelivery = (topic: string, text: string) => void;
 
+/** How long the first connection may take before `start()` fails. */
+const CONNECT_TIMEOUT_MS = 5000;
+/** Pause before connecting again once Bun's own reconnection gave up. */
+const RETRY_MS = 2000;
+
 /**
  * Carries broadcasts between processes over one Redis pub/sub channel (Bun's
- * built-in client: one connection publishes, a duplicate subscribes, since a
+ * built-in client: one connection publishes, another subscribes, since a
  * subscribed Redis connection can do nothing else). Each process tags what it
  * publishes with its own id and ignores its own messages when they come back:
  * its local clients already got them, straight from Bun's pub/sub.
+ *
+ * While Redis is unreachable, broadcasts still reach this process's clients
+ * and are not queued for the others (no unbounded buffer; one log line per
+ * outage). Bun reconnects by itself; the subscription is renewed on every
+ * reconnection, since the server forgets it.
  */
 export class RedisRelay {
   /** This process's id on the channel. */
   readonly origin: string = crypto.randomUUID();
   private publisher: RedisClient | null = null;
   private subscriber: RedisClient | null = null;
+  private stopped = false;
+  private failing = false;
+  private readonly listener = (message: string) => this.receive(message);
+  private deliver: LocalDelivery = () => {};
 
   constructor(
     private readonly url: string,
@@ -23,40 +37,81 @@ export class RedisRelay {
     private readonly log: WebSocketErrorLogger,
   ) {}
 
-  /** Connects and subscribes; rejects (and `start()` of the app fails) when Redis cannot be reached. */
+  /** Connects and subscribes; rejects (and the app's `start()` fails) when Redis cannot be reached. */
   async start(deliver: LocalDelivery): Promise<void> {
-    const publisher = new RedisClient(this.url);
+    this.deliver = deliver;
+    // A first attempt without retries fails fast and clearly on a wrong URL, port or password.
+    const probe = new RedisClient(this.url, { autoReconnect: false, connectionTimeout: CONNECT_TIMEOUT_MS });
     try {
-      await publisher.connect();
-      const subscriber = await publisher.duplicate();
-      this.subscriber = subscriber;
-      await subscriber.subscribe(this.channel, (message) => this.receive(message, deliver));
+      await probe.connect();
+      this.publisher = this.client();
+      this.subscriber = this.client();
+      await Promise.all([this.publisher.connect(), this.subscriber.connect()]);
+      await this.subscriber.subscribe(this.channel, this.listener);
     } catch (error) {
-      publisher.close();
-      this.subscriber?.close();
-      this.subscriber = null;
+      this.stop();
       throw new Error(`WebSocket broadcast: cannot use Redis at ${redactUrl(this.url)}: ${(error as Error).message}`);
+    } finally {
+      probe.close();
     }
-    this.publisher = publisher;
+    this.subscriber.onconnect = () => void this.resubscribe();
   }
 
   /** Sends a broadcast to the other processes (fire and forget: local delivery never waits for Redis). */
   publish(topic: string, text: string): void {
     const publisher = this.publisher;
     if (!publisher) return;
-    publisher.publish(this.channel, JSON.stringify([this.origin, topic, text])).catch((error: unknown) => {
-      this.log(error, "WebSocket broadcast through Redis");
-    });
+    publisher.publish(this.channel, JSON.stringify([this.origin, topic, text])).then(
+      () => {
+        this.failing = false;
+      },
+      (error: unknown) => {
+        if (!this.failing) this.log(error, "WebSocket broadcast through Redis (other processes miss broadcasts until it is back)");
+        this.failing = true;
+      },
+    );
   }
 
   stop(): void {
-    this.subscriber?.close();
-    this.publisher?.close();
+    this.stopped = true;
+    for (const client of [this.subscriber, this.publisher]) {
+      if (client) client.onclose = null;
+      client?.close();
+    }
     this.subscriber = null;
     this.publisher = null;
   }
 
-  private receive(message: string, deliver: LocalDelivery): void {
+  /** A client that reconnects on its own, and again after Bun gives up, until `stop()`. */
+  private client(): RedisClient {
+    // No offline queue: during an outage, publishing fails at once instead of buffering without bound.
+    const client = new RedisClient(this.url, { enableOfflineQueue: false, connectionTimeout: CONNECT_TIMEOUT_MS });
+    client.onclose = () => {
+      if (!this.stopped) setTimeout(() => this.reconnect(client), RETRY_MS).unref();
+    };
+    return client;
+  }
+
+  private reconnect(client: RedisClient): void {
+    if (this.stopped || client.connected) return;
+    client.connect().catch(() => {
+      if (!this.stopped) setTimeout(() => this.reconnect(client), RETRY_MS).unref();
+    });
+  }
+
+  /** The server forgot the subscription with the connection; dropping the local one first avoids a double listener. */
+  private async resubscribe(): Promise<void> {
+    const subscriber = this.subscriber;
+    if (!subscriber || this.stopped) return;
+    try {
+      await subscriber.unsubscribe(this.channel).catch(() => {});
+      await subscriber.subscribe(this.channel, this.listener);
+    } catch (error) {
+      this.log(error, "renewing the Redis subscription of WebSocket broadcasts");
+    }
+  }
+
+  private receive(message: string): void {
     let parsed: unknown;
     try {
       parsed = JSON.parse(message);
@@ -66,7 +121,7 @@ export class RedisRelay {
     if (!Array.isArray(parsed) || parsed.length !== 3) return;
     const [origin, topic, text] = parsed as unknown[];
     if (origin === this.origin || typeof topic !== "string" || typeof text !== "string") return;
-    deliver(topic, text);
+    this.deliver(topic, text);
   }
 }
 

@@ -3,7 +3,11 @@ import type { Request } from "../request.ts";
 import type { WorkerCall, WorkerFailure, WorkerMessage, WorkerReply } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
 
-type Pending = { resolve: (response: globalThis.Response) => void; reject: (error: unknown) => void };
+type Pending = {
+  request: Request;
+  resolve: (response: globalThis.Response) => void;
+  reject: (error: unknown) => void;
+};
 
 interface Slot {
   worker: Worker;
@@ -63,9 +67,10 @@ export class WorkerPool {
       identityClaims: request.identity?.claims ?? null,
       ipAddr: request.ipAddr,
       form: request.form,
+      session: request.session?.snapshot() ?? null,
     };
     return new Promise((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject });
+      slot.pending.set(id, { request, resolve, reject });
       try {
         slot.worker.postMessage(call);
       } catch (error) {
@@ -106,6 +111,8 @@ export class WorkerPool {
       const waiter = pending.get(message.id);
       if (!waiter) return;
       pending.delete(message.id);
+      // A session the handler changed in the Worker comes back with the reply.
+      if (message.session && waiter.request.session) waiter.request.session.absorb(message.session);
       if ("error" in message) waiter.reject(rebuildError(message));
       else waiter.resolve(toResponse(message));
     };

@@ -1,4 +1,5 @@
 import type { ParsedForm } from "../body/forms.ts";
+import type { SessionTransfer } from "../sessions/session.ts";
 /** Messages between the main thread and a handler Worker: compact, structured-clone friendly. */
 
 export interface WorkerCall {
@@ -15,6 +16,7 @@ export interface WorkerCall {
   identityClaims: Record<string, unknown> | null;
   ipAddr: string | null;
   form: ParsedForm | null;
+  session: SessionTransfer | null;
 }
 
 export interface WorkerReply {
@@ -22,11 +24,13 @@ export interface WorkerReply {
   status: number;
   headers: [string, string][];
   body: Uint8Array | null;
+  session: SessionTransfer | null;
 }
 
 export interface WorkerFailure {
   id: number;
   error: { name: string; message: string; stack?: string; status?: number; headers?: Record<string, string> };
+  session?: SessionTransfer | null;
 }
 
 /** Sent once by a Worker when the app file is loaded and its startup handlers ran (or failed). */

@@ -8,6 +8,7 @@ import { toWebResponse } from "../convert.ts";
 import { HttpError } from "../errors.ts";
 import { Identity } from "../identity.ts";
 import { Request } from "../request.ts";
+import { Session } from "../sessions/session.ts";
 import type { WorkerCall, WorkerFailure, WorkerReady, WorkerReply } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
 import { enterWorkerMode, registeredApps } from "./worker-mode.ts";
@@ -45,10 +46,12 @@ async function answer(
   request.identity = call.identityClaims ? new Identity({ claims: call.identityClaims }) : null;
   request.ipAddr = call.ipAddr;
   request.form = call.form;
+  request.session = call.session ? Session.detached(call.session) : null;
   try {
     const response = await toWebResponse(await handler(request), raw);
     const body = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
-    return { id: call.id, status: response.status, headers: [...response.headers.entries()], body };
+    const session = request.session?.snapshot() ?? null;
+    return { id: call.id, status: response.status, headers: [...response.headers.entries()], body, session };
   } catch (error) {
     const failure: WorkerFailure["error"] = {
       name: (error as Error)?.name ?? "Error",
@@ -59,7 +62,7 @@ async function answer(
       failure.status = error.status;
       failure.headers = error.headers;
     }
-    return { id: call.id, error: failure };
+    return { id: call.id, error: failure, session: request.session?.snapshot() ?? null };
   }
 }
 

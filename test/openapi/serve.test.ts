@@ -183,7 +183,9 @@ describe("paths, rebuilds and the app's own routes", () => {
   test("path-scoped middlewares apply to the docs routes (e.g. to protect them)", async () => {
     const app = new Webfw(import.meta.path);
     const guard = (request: { headers: { get(name: string): string | null } }) =>
-      request.headers.get("x-key") === "k" ? undefined : new globalThis.Response("Forbidden", { status: 403 });
+      request.headers.get("x-key") === "k"
+        ? undefined
+        : new globalThis.Response("Forbidden", { status: 403 });
     app.beforeRequest("/openapi.json", guard);
     app.beforeRequest("/docs", guard);
     expect((await app.request("/openapi.json")).status).toBe(403);

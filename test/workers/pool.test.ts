@@ -56,3 +56,23 @@ describe("worker pool (--workers 2)", () => {
     expect(after).toEqual([200, 200, 200, 200, 200, 200]);
   });
 });
+
+describe("worker pool and sessions", () => {
+  test("a session changed in a Worker is saved on the main thread", async () => {
+    const { Webfw } = await import("../../src/index.ts");
+    const sessionApp = (await import("../fixtures/workers-session-app.ts")).default as InstanceType<
+      typeof Webfw
+    >;
+    const server = await sessionApp.start({ port: 0, workers: 2 });
+    try {
+      const first = await fetch(`${server.url}/count`);
+      expect(await first.json()).toEqual({ count: 1, main: false });
+      const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] as string;
+      expect(cookie).toStartWith("session=");
+      const second = await fetch(`${server.url}/count`, { headers: { cookie } });
+      expect(await second.json()).toEqual({ count: 2, main: false });
+    } finally {
+      await server.stop();
+    }
+  });
+});
