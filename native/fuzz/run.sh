@@ -3,11 +3,12 @@
 # UBSan) and fuzzes native/router.c for a bounded time.
 # Usage: native/fuzz/run.sh [SECONDS]   (default 60)
 # Exits non-zero on a crash, leak, timeout, out-of-bounds access or a
-# disagreement with the reference matcher (the crashing input is kept in
-# $FUZZ_OUT, default a fresh temp dir, and printed).
+# disagreement with the reference matcher; the crashing input is then kept in
+# the work dir ($FUZZ_OUT, default a fresh temp dir, removed after a clean run).
 set -eu
 seconds=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
+keep=${FUZZ_OUT:+yes}
 out=${FUZZ_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/webfw-fuzz.XXXXXX")}
 clang=${CLANG:-clang}
 
@@ -32,4 +33,6 @@ cd "$out"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ./fuzz_router -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
   -dict="$here/router.dict" -print_final_stats=1 -artifact_prefix="$out/" corpus
-echo "fuzz: no crash, leak or mismatch in ${seconds}s (work dir $out)"
+echo "fuzz: no crash, leak or mismatch in ${seconds}s"
+# Keep the work dir only when asked (FUZZ_OUT) or, through set -e above, on a finding.
+[ -n "$keep" ] || rm -rf "$out"

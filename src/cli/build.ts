@@ -1,16 +1,28 @@
 /** `webfw build app.ts --outfile app`: one executable with `bun build --compile`. */
-import { existsSync } from "node:fs";
-import { basename, extname, resolve } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, extname, relative, resolve, sep } from "node:path";
 import { FlagError } from "./flags.ts";
 import { PACKAGE_ROOT } from "./version.ts";
 
+/** A framework module that is loaded by path at run time (not imported), so the bundler cannot find it. */
+export interface ExtraEntrypoint {
+  /** Path inside the webfw package. */
+  path: string;
+  /**
+   * An expression replaced at build time (`bun build --define`) by the module's
+   * path inside the executable, so the code that loads it can find it there.
+   */
+  define?: string;
+}
+
 /**
- * Framework modules that are loaded by path at run time (not imported), so the
- * bundler cannot find them by itself: each is passed to `bun build --compile` as
- * an extra entrypoint. Paths are relative to the webfw package; missing ones are
- * skipped. Add new ones here.
+ * Passed to `bun build --compile` after the app. Missing files are skipped.
+ * The worker pool loads `process.env.WEBFW_WORKER_ENTRY ?? new URL("./worker-entry.ts", import.meta.url)`:
+ * in a compiled binary the first is the embedded entry. Add new ones here.
  */
-export const BUILD_EXTRA_ENTRYPOINTS: readonly string[] = ["src/workers/worker-entry.ts"];
+export const BUILD_EXTRA_ENTRYPOINTS: readonly ExtraEntrypoint[] = [
+  { path: "src/workers/worker-entry.ts", define: "process.env.WEBFW_WORKER_ENTRY" },
+];
 
 export interface BuildOptions {
   entry: string;
@@ -97,22 +109,51 @@ export function buildUsage(): string {
   ].join("\n");
 }
 
-/** The extra entrypoints that exist in this installation. */
+/** The extra entrypoints that exist in this installation, as absolute paths. */
 export function extraEntrypoints(root = PACKAGE_ROOT): string[] {
-  return BUILD_EXTRA_ENTRYPOINTS.map((p) => resolve(root, p)).filter((p) => existsSync(p));
+  return existingExtras(root).map((e) => e.absolute);
+}
+
+function existingExtras(root: string): { absolute: string; define?: string }[] {
+  return BUILD_EXTRA_ENTRYPOINTS.map((e) => ({ absolute: resolve(root, e.path), define: e.define })).filter(
+    (e) => existsSync(e.absolute),
+  );
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Where `bun build --compile` puts `file` inside the executable: below the
+ * embedded root, at its path relative to the deepest folder that holds every
+ * entrypoint (Bun's rule for several entrypoints).
+ */
+export function embeddedPath(entrypoints: readonly string[], file: string, target?: string): string {
+  const dirs = entrypoints.map((p) => dirname(real(p)).split(sep));
+  const common: string[] = [];
+  for (let i = 0; dirs.every((d) => i < d.length && d[i] === dirs[0]![i]); i++) common.push(dirs[0]![i]!);
+  const relativePath = relative(common.join(sep) || sep, real(file))
+    .split(sep)
+    .join("/");
+  const prefix = target?.includes("windows") ? "B:/~BUN/root/" : "/$bunfs/root/";
+  return prefix + relativePath;
 }
 
 /** The `bun build` command line (the app file comes first: it is the executable's main module). */
-export function buildCommand(options: BuildOptions, bun = process.execPath): string[] {
-  const command = [
-    bun,
-    "build",
-    "--compile",
-    options.entry,
-    ...extraEntrypoints(),
-    "--outfile",
-    options.outfile,
-  ];
+export function buildCommand(options: BuildOptions, bun = process.execPath, root = PACKAGE_ROOT): string[] {
+  const extras = existingExtras(root);
+  const entrypoints = [options.entry, ...extras.map((e) => e.absolute)];
+  const command = [bun, "build", "--compile", ...entrypoints, "--outfile", options.outfile];
+  for (const extra of extras) {
+    if (!extra.define) continue;
+    const embedded = embeddedPath(entrypoints, extra.absolute, options.target);
+    command.push("--define", `${extra.define}=${JSON.stringify(embedded)}`);
+  }
   if (options.minify) command.push("--minify");
   if (options.sourcemap) command.push("--sourcemap");
   if (options.target) command.push("--target", options.target);

@@ -22,7 +22,8 @@ type Direction = "input" | "output";
  */
 export class SchemaRegistry {
   readonly schemas: Record<string, JsonSchema> = {};
-  private readonly taken = new Set<string>();
+  /** Names of the framework's own schemas are never handed out, so a user's `$defs` cannot shadow them. */
+  private readonly taken = new Set<string>(["ValidationError"]);
 
   /** A fresh component name based on `hint` (`User`, `User_2`, …); fill it with `set`. */
   reserve(hint: string): string {
@@ -40,10 +41,8 @@ export class SchemaRegistry {
 
   /** A schema of the framework itself under a fixed name (e.g. the 422 body). */
   fixed(name: string, schema: JsonSchema): string {
-    if (!this.taken.has(name)) {
-      this.taken.add(name);
-      this.schemas[name] = schema;
-    }
+    this.taken.add(name);
+    this.schemas[name] ??= schema;
     return ref(name);
   }
 }

@@ -66,6 +66,7 @@ export class RedisRelay {
         this.failing = false;
       },
       (error: unknown) => {
+        if (this.stopped) return; // the last broadcasts of a stopping server
         if (!this.failing) this.log(error, "WebSocket broadcast through Redis (other processes miss broadcasts until it is back)");
         this.failing = true;
       },

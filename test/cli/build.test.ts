@@ -5,6 +5,7 @@ import { join } from "node:path";
 import {
   BUILD_EXTRA_ENTRYPOINTS,
   buildCommand,
+  embeddedPath,
   extraEntrypoints,
   parseBuildArgs,
 } from "../../src/cli/build.ts";
@@ -134,9 +135,54 @@ describe("build command line", () => {
   });
 
   test("the worker entry is listed, and only existing entrypoints are passed", () => {
-    expect(BUILD_EXTRA_ENTRYPOINTS).toContain("src/workers/worker-entry.ts");
+    expect(BUILD_EXTRA_ENTRYPOINTS).toContainEqual({
+      path: "src/workers/worker-entry.ts",
+      define: "process.env.WEBFW_WORKER_ENTRY",
+    });
     for (const path of extraEntrypoints()) expect(existsSync(path)).toBe(true);
+    expect(extraEntrypoints(tmp.path)).toEqual([]);
   });
+
+  test("embeddedPath follows Bun's layout", () => {
+    expect(
+      embeddedPath(
+        ["/p/app/app.ts", "/p/node_modules/webfw/src/workers/w.ts"],
+        "/p/node_modules/webfw/src/workers/w.ts",
+      ),
+    ).toBe("/$bunfs/root/node_modules/webfw/src/workers/w.ts");
+    expect(embeddedPath(["/tmp/x/app.ts", "/work/w.ts"], "/work/w.ts")).toBe("/$bunfs/root/work/w.ts");
+    expect(embeddedPath(["/a/app.ts", "/a/w.ts"], "/a/w.ts", "bun-windows-x64")).toBe("B:/~BUN/root/w.ts");
+  });
+
+  test("the executable finds an extra entrypoint through its --define (as the worker pool does)", async () => {
+    // A stand-in package root whose worker entry lives far from the app.
+    const fakeRoot = join(tmp.path, "pkg");
+    await Bun.write(
+      join(fakeRoot, "src/workers/worker-entry.ts"),
+      "self.onmessage = (e: MessageEvent) => postMessage('worker says ' + e.data);\n",
+    );
+    const appDir = join(tmp.path, "elsewhere/app");
+    await Bun.write(
+      join(appDir, "main.ts"),
+      `const w = new Worker(process.env.WEBFW_WORKER_ENTRY ?? "not-defined");
+w.onmessage = (e) => { console.log(e.data); w.terminate(); };
+w.onerror = (e) => { console.log("error", e.message); process.exit(1); };
+w.postMessage("hi");
+`,
+    );
+    const options = parseBuildArgs([join(appDir, "main.ts"), "-o", join(tmp.path, "with-worker")]);
+    if (options === "help") throw new Error("unexpected help");
+    const command = buildCommand(options, process.execPath, fakeRoot);
+    expect(command).toContain("--define");
+    const build = Bun.spawnSync(command, { stdout: "pipe", stderr: "pipe" });
+    expect(build.exitCode).toBe(0);
+    const ran = Bun.spawnSync([join(tmp.path, "with-worker")], {
+      stdout: "pipe",
+      stderr: "pipe",
+      env: testEnv(),
+    });
+    expect(ran.stdout.toString()).toBe("worker says hi\n");
+  }, 60_000);
 
   test("default outfile is the app name; bad values throw FlagError", () => {
     const options = parseBuildArgs([MINI_APP], "/somewhere");

@@ -270,9 +270,13 @@ describe("schemas from validators", () => {
       z.object({ name: z.string(), children: z.array(Category) }),
     );
     const Address = z.object({ street: z.string() }).meta({ id: "Address" });
+    // A user schema named like the framework's own does not replace it.
+    const Mine = z.object({ mine: z.boolean() }).meta({ id: "ValidationError" });
     const app = new Webfw(import.meta.path);
     app.post("/categories", () => "ok", { body: Category });
-    app.post("/people", () => "ok", { body: z.object({ home: Address, work: Address.optional() }) });
+    app.post("/people", () => "ok", {
+      body: z.object({ home: Address, work: Address.optional(), mine: Mine }),
+    });
     const doc = await fetchDocument(app);
     await expectValidOpenApi(doc);
     const schemas = (doc.components as Json).schemas as Record<string, Json>;
@@ -290,6 +294,11 @@ describe("schemas from validators", () => {
     expect((people.properties as Record<string, Json>).home).toEqual({
       $ref: "#/components/schemas/Address",
     });
+    expect((people.properties as Record<string, Json>).mine).toEqual({
+      $ref: "#/components/schemas/ValidationError_2",
+    });
+    expect((schemas.ValidationError as Json).required).toEqual(["detail", "issues"]);
+    expect((schemas.ValidationError_2 as Json).required).toEqual(["mine"]);
     expect(JSON.stringify(doc)).not.toContain("$defs");
   });
 

@@ -41,11 +41,16 @@ export async function connect(url: string, headers?: Record<string, string>): Pr
     const queued = queue.shift();
     if (queued !== undefined) return Promise.resolve(queued);
     return new Promise<string | Uint8Array>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no message within ${ms} ms`)), ms);
-      waiters.push((message) => {
+      const waiter = (message: string | Uint8Array) => {
         clearTimeout(timer);
         resolve(message);
-      });
+      };
+      const timer = setTimeout(() => {
+        // A timed-out waiter must not swallow the next message.
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(new Error(`no message within ${ms} ms`));
+      }, ms);
+      waiters.push(waiter);
     });
   };
   return {
