@@ -1,6 +1,6 @@
 import type { AuthenticationHandler } from "./auth.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
-import { type BuiltApp, buildRuntime } from "./build.ts";
+import { type BuildOptions, type BuiltApp, buildRuntime } from "./build.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { checkedRule, type HeaderRule } from "./header-rules.ts";
 import type { RouterEngine } from "./match/types.ts";
@@ -20,7 +20,6 @@ import {
   resolveWebSocketOptions,
   type WebSocketOptions,
 } from "./websocket/options.ts";
-import type { WorkerPool } from "./workers/pool.ts";
 import { registerApp } from "./workers/worker-mode.ts";
 
 export interface WebfwOptions {
@@ -178,8 +177,8 @@ export class Webfw extends RouterBase {
   }
 
   /** Compiles the routes (done by `start()`; exposed for tools and tests). */
-  build(pool: WorkerPool | null = null): Promise<BuiltApp> {
-    return buildRuntime(this, pool);
+  build(options: BuildOptions = {}): Promise<BuiltApp> {
+    return buildRuntime(this, options);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Server } from "bun";
+import { withAccessLog } from "./access-log.ts";
 import type { Webfw } from "./app.ts";
 import type { ArgSpec } from "./args/t.ts";
 import type { AuthenticationHandler } from "./auth.ts";
@@ -45,7 +46,16 @@ interface OwnedRoute {
 }
 
 /** Resolves every route against its routers, compiles its dispatcher and prepares const responses. */
-export async function buildRuntime(app: Webfw, pool: WorkerPool | null = null): Promise<BuiltApp> {
+export interface BuildOptions {
+  /** Runs synchronous handlers off the main thread. */
+  pool?: WorkerPool | null;
+  /** One INFO line per request (not for const routes Bun serves by itself). */
+  accessLog?: boolean;
+}
+
+export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Promise<BuiltApp> {
+  const pool = options.pool ?? null;
+  const wrap = options.accessLog ? withAccessLog : (dispatcher: Dispatcher) => dispatcher;
   const config: PipelineConfig = {
     maxBodySize: app.config.maxBodySize,
     formLimits: app.config.formLimits,
@@ -102,7 +112,9 @@ export async function buildRuntime(app: Webfw, pool: WorkerPool | null = null): 
     if (route.options.const) {
       const response = await constResponse(plan, config);
       if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null) {
-        statics.set(`${route.method} ${route.path}`, response);
+        // Served by Bun itself, so the application's response headers are baked in once here.
+        const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
+        statics.set(`${route.method} ${route.path}`, withHeaderRules(response.clone(), rules));
       }
       plan.handler = () => response.clone();
     }
@@ -114,7 +126,7 @@ export async function buildRuntime(app: Webfw, pool: WorkerPool | null = null): 
     }
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
-    methods.set(route.method, compileRoute(plan, config));
+    methods.set(route.method, wrap(compileRoute(plan, config)));
   }
 
   if (app.mcp.active && !table.has(MCP_PATH)) {
@@ -129,6 +141,7 @@ export async function buildRuntime(app: Webfw, pool: WorkerPool | null = null): 
     table,
     statics,
     config,
+    wrap,
     scope: (chain, path) => ({
       before: [
         ...globalBefore,
@@ -139,7 +152,7 @@ export async function buildRuntime(app: Webfw, pool: WorkerPool | null = null): 
     }),
   });
 
-  const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config);
+  const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
   const runtime = new Runtime(table, app.config.router, app.fallbacks, errorDispatcher);
   const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
   const bunRoutes = app.config.router === "bun" ? nativeRoutes(table, statics, handle) : {};
@@ -193,8 +206,7 @@ async function constResponse(plan: RoutePlan, config: PipelineConfig): Promise<W
   request.routerDependencies = plan.routerDependencies;
   const response = await toWebResponse(await plan.handler(request), raw);
   const body = response.status === 204 || response.status === 304 ? null : await response.arrayBuffer();
-  const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
-  return withHeaderRules(new globalThis.Response(body, response), rules);
+  return new globalThis.Response(body, response);
 }
 
 /** Bun's native route table: one function per method, or the static response of a const route. */
@@ -258,6 +270,7 @@ function errorDispatchers(
   before: BeforeMiddleware[],
   after: AfterMiddleware[],
   config: PipelineConfig,
+  wrap: (dispatcher: Dispatcher) => Dispatcher,
 ): (status: number, headers?: Record<string, string>, message?: string) => Dispatcher {
   const cache = new Map<string, Dispatcher>();
   return (status, headers = {}, message) => {
@@ -270,21 +283,23 @@ function errorDispatchers(
           : () => {
               throw new HttpError(status, message, headers);
             };
-      dispatcher = compileRoute(
-        {
-          pattern: "",
-          method: "GET",
-          handler,
-          before,
-          after,
-          auth: null,
-          authRequired: false,
-          args: null,
-          pathParamNames: [],
-          body: null,
-          routerDependencies: {},
-        },
-        config,
+      dispatcher = wrap(
+        compileRoute(
+          {
+            pattern: "",
+            method: "GET",
+            handler,
+            before,
+            after,
+            auth: null,
+            authRequired: false,
+            args: null,
+            pathParamNames: [],
+            body: null,
+            routerDependencies: {},
+          },
+          config,
+        ),
       );
       if (cache.size < 256) cache.set(key, dispatcher);
     }

@@ -1,4 +1,5 @@
 import { Renderable } from "./bodies.ts";
+import { fileResponse } from "./files/serve-file.ts";
 import { Response } from "./response.ts";
 import { iterableToStream } from "./stream/iterable-stream.ts";
 import { SseBody } from "./stream/sse.ts";
@@ -37,11 +38,13 @@ export function toWebResponse(
   if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
     return new globalThis.Response(value as Uint8Array<ArrayBuffer>, { headers: { "content-type": BINARY } });
   }
-  if (value instanceof Blob) return new globalThis.Response(value);
+  if (value instanceof Blob) return blobResponse(value, request);
   if (value instanceof ReadableStream)
     return new globalThis.Response(value, { headers: { "content-type": BINARY } });
   if (value instanceof SseBody) return value.toResponse(request.signal);
-  if (Symbol.asyncIterator in value) return streamableResponse(value as AsyncIterable<unknown>, request);
+  if (Symbol.asyncIterator in value || isGenerator(value)) {
+    return streamableResponse(value as AsyncIterable<unknown>, request);
+  }
   if (isDictionaryResponse(value)) return dictionaryResponse(value);
   return jsonResponse(value, 200);
 }
@@ -109,8 +112,24 @@ function dictionaryResponse(dict: DictionaryResponse): WebResponse {
   return response.toWeb();
 }
 
+/** A (sync) generator object; other iterables (Map, Set) are not streams. */
+function isGenerator(value: object): value is Iterable<unknown> {
+  return Symbol.iterator in value && typeof (value as { next?: unknown }).next === "function";
+}
+
+/** `Bun.file(...)` gets the same treatment as `serveFile` (404, ranges, revalidation); other blobs are sent as they are. */
+function blobResponse(blob: Blob, request: globalThis.Request): WebResponse | Promise<WebResponse> {
+  const name = (blob as { name?: unknown }).name;
+  if (typeof name === "string" && name !== "")
+    return fileResponse(name, request, { contentType: blob.type || undefined });
+  return new globalThis.Response(blob);
+}
+
 /** Async generators stream: strings as UTF-8, bytes as is (see `iterableToStream`). */
-function streamableResponse(source: AsyncIterable<unknown>, request: globalThis.Request): WebResponse {
+function streamableResponse(
+  source: AsyncIterable<unknown> | Iterable<unknown>,
+  request: globalThis.Request,
+): WebResponse {
   return new globalThis.Response(iterableToStream(source, request.signal), {
     headers: { "content-type": BINARY },
   });

@@ -233,9 +233,14 @@ async function errorResponse(
   let response: WebResponse;
   try {
     if (error instanceof ValidationError) {
-      response = globalThis.Response.json({ detail: error.message, issues: error.issues }, { status: 422 });
+      response = new globalThis.Response(JSON.stringify({ detail: error.message, issues: error.issues }), {
+        status: 422,
+        headers: { "content-type": "application/json" },
+      });
     } else if (config.exceptionHandler) {
       response = await toWebResponse(await config.exceptionHandler(error, request), request.raw);
+      // Protocol headers of the error (Allow on 405, WWW-Authenticate on 401) survive a custom body.
+      if (error instanceof HttpError) response = withMissingHeaders(response, error.headers);
     } else response = defaultErrorResponse(error, request.raw, config.logError, config.dev);
   } catch (handlerError) {
     response = defaultErrorResponse(handlerError, request.raw, config.logError, config.dev);
@@ -270,4 +275,12 @@ export function normalisedPath(href: string): string {
   if (hash !== -1 && hash < end) end = hash;
   if (end - start > 1 && href.charCodeAt(end - 1) === 47) end--;
   return href.slice(start, end);
+}
+
+function withMissingHeaders(response: WebResponse, headers: Record<string, string>): WebResponse {
+  const missing = Object.entries(headers).filter(([name]) => !response.headers.has(name));
+  if (missing.length === 0) return response;
+  const copy = new globalThis.Response(response.body, response);
+  for (const [name, value] of missing) copy.headers.set(name, value);
+  return copy;
 }

@@ -8,6 +8,7 @@ export { BadRequestError, HttpError, WebSocketDisconnect } from "./errors.ts";
 export { Headers } from "./headers.ts";
 export { Identity } from "./identity.ts";
 export type { AfterMiddleware, BeforeMiddleware } from "./middleware.ts";
+export { loadNative } from "./native/index.ts";
 export { QueryParams } from "./query-params.ts";
 export { Request } from "./request.ts";
 export { Response } from "./response.ts";

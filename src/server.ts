@@ -1,6 +1,10 @@
 import type { Server } from "bun";
 import type { Webfw } from "./app.ts";
+import { browserUrl, openUrl } from "./cli/open.ts";
+import { prepareStart, type StartPlan } from "./cli/prepare-start.ts";
 import { textResponse } from "./error-response.ts";
+import { logger } from "./log/logger.ts";
+import { onShutdownSignal } from "./process/shutdown.ts";
 import { resolveStart, type StartOptions } from "./start-options.ts";
 import { WorkerPool } from "./workers/pool.ts";
 import { inWorkerMode } from "./workers/worker-mode.ts";
@@ -23,7 +27,15 @@ const DEFAULT_DRAIN_MS = 10_000;
 /** Builds the app, runs its startup handlers, then listens with `Bun.serve`. */
 export async function startServer(app: Webfw, options: StartOptions): Promise<ServerHandle> {
   if (inWorkerMode()) return workerModeHandle();
-  const start = resolveStart(app, options);
+  // Flags are read when the app file is the program run (`bun app.ts --port 9000`), or when passed explicitly.
+  let plan: StartPlan | undefined;
+  if (options.argv !== undefined || Bun.main === app.mainFile) {
+    const decision = await prepareStart({ argv: options.argv });
+    if (decision.action === "exit") process.exit(decision.code); // help, version, bad flag (2), supervisor or dev watcher done
+    plan = decision.plan;
+  }
+  const start = resolveStart(app, options, plan);
+  if (plan?.flags.disableOpenapi) (app.config as { openapi: unknown }).openapi = false;
   if (start.dev) (app.config as { dev: boolean }).dev = true;
   const pool = start.workers > 1 ? new WorkerPool(app.mainFile, start.workers) : null;
   try {
@@ -32,7 +44,7 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
     await pool?.close();
     throw error;
   }
-  const built = await app.build(pool);
+  const built = await app.build({ pool, accessLog: start.accessLog && logger.enabled("INFO") });
   // WebSocket broadcast relay (src/websocket/): connect to Redis before listening, so a bad redisUrl fails start().
   await built.websocket?.start();
   for (const handler of app.startupHandlers) await handler();
@@ -89,11 +101,8 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
     server,
     stop,
   };
-  if (start.handleSignals) {
-    const onSignal = () => void stop().then(() => process.exit(0));
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-  }
+  if (start.handleSignals) onShutdownSignal(() => stop());
+  if (plan?.openBrowser) openUrl(browserUrl(hostname, port));
   return handle;
 }
 

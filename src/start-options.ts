@@ -1,4 +1,5 @@
 import type { Webfw } from "./app.ts";
+import type { StartPlan } from "./cli/prepare-start.ts";
 
 export interface StartOptions {
   /** Port; 0 picks a free one. Wins over `--port` and `WEBFW_PORT`. Default 8080. */
@@ -15,6 +16,8 @@ export interface StartOptions {
   reusePort?: boolean;
   /** Bun Workers that run synchronous handlers off the main thread (`--workers`); 1 runs them inline. */
   workers?: number;
+  /** One log line per request at INFO; default: when the app file is the program run. */
+  accessLog?: boolean;
 }
 
 export interface ResolvedStart {
@@ -24,14 +27,17 @@ export interface ResolvedStart {
   reusePort: boolean;
   handleSignals: boolean;
   workers: number;
+  accessLog: boolean;
 }
 
 /** Merges explicit options, flags and environment, in that order of precedence. */
-export function resolveStart(app: Webfw, options: StartOptions): ResolvedStart {
+export function resolveStart(app: Webfw, options: StartOptions, plan?: StartPlan): ResolvedStart {
   const isMain = Bun.main === app.mainFile;
   const env = process.env;
-  const host = options.host ?? env.WEBFW_HOST ?? "127.0.0.1";
-  const port = options.port ?? parsePort(env.WEBFW_PORT) ?? 8080;
+  const flags = plan?.flags;
+  // Flags already fold in WEBFW_HOST / WEBFW_PORT (flags win); explicit options win over both.
+  const host = options.host ?? flags?.host ?? env.WEBFW_HOST ?? "127.0.0.1";
+  const port = options.port ?? flags?.port ?? parsePort(env.WEBFW_PORT) ?? 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`invalid port ${port}`);
   if (options.workers !== undefined && (!Number.isInteger(options.workers) || options.workers < 1)) {
     throw new RangeError(`invalid workers ${options.workers}`);
@@ -39,10 +45,11 @@ export function resolveStart(app: Webfw, options: StartOptions): ResolvedStart {
   return {
     host,
     port,
-    dev: app.config.dev,
-    reusePort: options.reusePort ?? false,
+    dev: app.config.dev || (flags?.dev ?? false),
+    reusePort: options.reusePort ?? plan?.reusePort ?? false,
     handleSignals: options.handleSignals ?? isMain,
-    workers: options.workers ?? 1,
+    workers: options.workers ?? flags?.workers ?? 1,
+    accessLog: options.accessLog ?? isMain,
   };
 }
 

@@ -7,12 +7,12 @@ import type { Server } from "bun";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
 import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
 
-type Routes = Parameters<typeof Bun.serve>[0] extends infer O ? (O extends { routes?: infer R } ? R : never) : never;
+type Routes = Bun.Serve.Routes<undefined, string>;
 
 const scenario = scenarioFromEnv();
 const notFound = () => new Response("Not Found", { status: 404 });
 
-function routesFor(name: string): Record<string, unknown> {
+function routesFor(name: string): Routes {
   switch (name) {
     case "hello":
     case "rss":
@@ -53,11 +53,11 @@ function before(req: Request): void {
 
 let server: Server<unknown>;
 if (scenario === "ws") {
-  server = Bun.serve({
+  server = Bun.serve<undefined>({
     hostname: "127.0.0.1",
     port: 0,
     fetch(req, srv) {
-      if (new URL(req.url).pathname === "/ws" && srv.upgrade(req)) return undefined;
+      if (new URL(req.url).pathname === "/ws" && srv.upgrade(req, { data: undefined })) return undefined;
       return notFound();
     },
     websocket: {
@@ -70,7 +70,7 @@ if (scenario === "ws") {
   server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    routes: routesFor(scenario) as Routes,
+    routes: routesFor(scenario),
     fetch: notFound,
   });
 }

@@ -33,11 +33,14 @@ export class CreateNativeError extends Error {
 
 const EXTENSIONS: Record<string, NativeLanguage> = { "": "c", ".c": "c", ".rs": "rust", ".zig": "zig" };
 const FILE_EXT: Record<NativeLanguage, string> = { c: ".c", rust: ".rs", zig: ".zig" };
-const RESERVED = new Set(
-  "auto break case char const continue default do double else enum extern float for goto if inline int long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while fn pub mod use let mut impl trait self export"
-    .split(" ")
-    .concat(["loop", "match", "type", "true", "false"]),
-);
+// Keywords of C, Rust and Zig: the name must be a valid function name in all three.
+const RESERVED = new Set([
+  ...["auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum"],
+  ...["extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return"],
+  ...["short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void"],
+  ...["volatile", "while", "fn", "pub", "mod", "use", "let", "mut", "impl", "trait", "self", "export"],
+  ...["loop", "match", "type", "true", "false"],
+]);
 
 /**
  * Writes `NAME.c` (or `NAME.rs` / `NAME.zig` when NAME ends so) exporting one

@@ -9,7 +9,11 @@ export type WebSocketErrorLogger = (error: unknown, where: string) => void;
  * first message; closing refuses), then the handler; its return closes with
  * 1000. Errors never escape: they become close codes (see `closeOnError`).
  */
-export async function runConnection(ws: WebSocket, route: WebSocketRoute, log: WebSocketErrorLogger): Promise<void> {
+export async function runConnection(
+  ws: WebSocket,
+  route: WebSocketRoute,
+  log: WebSocketErrorLogger,
+): Promise<void> {
   const deps = depsOf(ws);
   try {
     for (const connect of route.connectHandlers) {
@@ -28,7 +32,11 @@ export async function runConnection(ws: WebSocket, route: WebSocketRoute, log: W
 }
 
 /** The close handlers, each isolated: one that throws is logged and the next still runs. */
-export async function runCloseHandlers(ws: WebSocket, route: WebSocketRoute, log: WebSocketErrorLogger): Promise<void> {
+export async function runCloseHandlers(
+  ws: WebSocket,
+  route: WebSocketRoute,
+  log: WebSocketErrorLogger,
+): Promise<void> {
   const deps = depsOf(ws);
   for (const handler of route.closeHandlers) {
     try {
@@ -45,7 +53,12 @@ export async function runCloseHandlers(ws: WebSocket, route: WebSocketRoute, log
  * 1007, another 4xx `HttpError` with 1008, both with the message as reason;
  * anything else is logged and closes with 1011 without details.
  */
-export async function closeOnError(ws: WebSocket, error: unknown, where: string, log: WebSocketErrorLogger): Promise<void> {
+export async function closeOnError(
+  ws: WebSocket,
+  error: unknown,
+  where: string,
+  log: WebSocketErrorLogger,
+): Promise<void> {
   if (!ws.isOpen) {
     if (!(error instanceof WebSocketDisconnect)) log(error, where);
     return;

@@ -25,6 +25,8 @@ export interface MountInput {
   /** Const GET responses that Bun would serve without JS; a WebSocket route on the same path must see its requests. */
   statics: Map<string, globalThis.Response>;
   config: PipelineConfig;
+  /** Wraps the upgrade dispatcher like the others (the access log: an upgrade is logged with status 101). */
+  wrap?: (dispatcher: Dispatcher) => Dispatcher;
   scope(chain: RouterBase[], path: string): UpgradeScope;
 }
 
@@ -58,7 +60,9 @@ export function mountWebSockets(input: MountInput): WebSocketRuntime | null {
       pathParamNames: names,
       body: null,
       routerDependencies:
-        routers.length > 0 ? Object.assign({}, ...routers.map((r) => r.dependencies)) : input.root.dependencies,
+        routers.length > 0
+          ? Object.assign({}, ...routers.map((r) => r.dependencies))
+          : input.root.dependencies,
     };
     if (plan.authRequired && plan.auth === null) {
       throw new Error(`WebSocket ${pattern} has authRequired but no authentication is configured`);
@@ -68,10 +72,11 @@ export function mountWebSockets(input: MountInput): WebSocketRuntime | null {
         throw new TypeError(`args.${name} of WebSocket ${pattern} is not a t.* spec`);
       }
     }
-    let methods = input.table.get(pattern);
-    if (!methods) input.table.set(pattern, (methods = new Map()));
+    const methods = input.table.get(pattern) ?? new Map<string, Dispatcher>();
+    input.table.set(pattern, methods);
     input.statics.delete(`GET ${pattern}`);
-    methods.set("GET", upgradeDispatcher(compileRoute(plan, input.config), methods.get("GET") ?? null, runtime));
+    const upgrade = (input.wrap ?? same)(marked(compileRoute(plan, input.config), runtime));
+    methods.set("GET", upgradeDispatcher(upgrade, methods.get("GET") ?? null));
   }
   return runtime;
 }
@@ -82,19 +87,35 @@ export function mountWebSockets(input: MountInput): WebSocketRuntime | null {
  * then Bun must get no response at all); other requests go to the path's own
  * GET route, or get 426 Upgrade Required.
  */
-function upgradeDispatcher(upgrade: Dispatcher, plain: Dispatcher | null, runtime: WebSocketRuntime): Dispatcher {
+function upgradeDispatcher(upgrade: Dispatcher, plain: Dispatcher | null): Dispatcher {
   return (raw, server, params) => {
     if (plain !== null && !isUpgradeRequest(raw)) return plain(raw, server, params);
     const result = upgrade(raw, server, params);
-    if (result instanceof Promise) return result.then((response) => afterUpgrade(raw, response, runtime));
-    return afterUpgrade(raw, result, runtime);
+    return result instanceof Promise ? result.then(unmark) : unmark(result);
   };
 }
 
-function afterUpgrade(raw: globalThis.Request, response: globalThis.Response, runtime: WebSocketRuntime): globalThis.Response {
-  // Bun wants `undefined` from a handler that upgraded; the Dispatcher type has no room for it.
-  return runtime.upgraded.has(raw) ? (undefined as unknown as globalThis.Response) : response;
+/**
+ * Stands for "switched protocols" between the upgrade pipeline and Bun: only
+ * its status is ever read (by the access log). Bun itself must get `undefined`
+ * from a handler that upgraded, which the Dispatcher type has no room for.
+ */
+const SWITCHED = Object.freeze({ status: 101 }) as unknown as globalThis.Response;
+
+function marked(upgrade: Dispatcher, runtime: WebSocketRuntime): Dispatcher {
+  const mark = (raw: globalThis.Request, response: globalThis.Response) =>
+    runtime.upgraded.has(raw) ? SWITCHED : response;
+  return (raw, server, params) => {
+    const result = upgrade(raw, server, params);
+    return result instanceof Promise ? result.then((response) => mark(raw, response)) : mark(raw, result);
+  };
 }
+
+function unmark(response: globalThis.Response): globalThis.Response {
+  return response === SWITCHED ? (undefined as unknown as globalThis.Response) : response;
+}
+
+const same = (dispatcher: Dispatcher): Dispatcher => dispatcher;
 
 /**
  * The pub/sub topic of a connection: the route's pattern and its decoded path

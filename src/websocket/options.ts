@@ -64,7 +64,8 @@ function integer(value: unknown, name: string, min: number, max: number): void {
 }
 
 function stripUndefined(options: WebSocketOptions): WebSocketOptions {
-  if (typeof options !== "object" || options === null) throw new TypeError("the websocket option must be an object");
+  if (typeof options !== "object" || options === null)
+    throw new TypeError("the websocket option must be an object");
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
@@ -77,11 +78,18 @@ export interface BroadcastOptions {
 }
 
 export function checkBroadcastOptions(options: BroadcastOptions): Required<BroadcastOptions> {
-  if (typeof options !== "object" || options === null) throw new TypeError("configureBroadcast needs { redisUrl }");
+  if (typeof options !== "object" || options === null)
+    throw new TypeError("configureBroadcast needs { redisUrl }");
   const { redisUrl, channel = "webfw:broadcast" } = options;
-  if (typeof redisUrl !== "string" || !/^(redis|rediss|valkey|valkeys|redis\+unix|redis\+tls):\/\//.test(redisUrl)) {
-    throw new TypeError(`configureBroadcast: redisUrl must be a redis:// URL, got ${JSON.stringify(redisUrl)}`);
+  if (
+    typeof redisUrl !== "string" ||
+    !/^(redis|rediss|valkey|valkeys|redis\+unix|redis\+tls):\/\//.test(redisUrl)
+  ) {
+    throw new TypeError(
+      `configureBroadcast: redisUrl must be a redis:// URL, got ${JSON.stringify(redisUrl)}`,
+    );
   }
-  if (typeof channel !== "string" || channel === "") throw new TypeError("configureBroadcast: channel must be a non-empty string");
+  if (typeof channel !== "string" || channel === "")
+    throw new TypeError("configureBroadcast: channel must be a non-empty string");
   return { redisUrl, channel };
 }

@@ -50,7 +50,9 @@ export class RedisRelay {
       await this.subscriber.subscribe(this.channel, this.listener);
     } catch (error) {
       this.stop();
-      throw new Error(`WebSocket broadcast: cannot use Redis at ${redactUrl(this.url)}: ${(error as Error).message}`);
+      throw new Error(
+        `WebSocket broadcast: cannot use Redis at ${redactUrl(this.url)}: ${(error as Error).message}`,
+      );
     } finally {
       probe.close();
     }
@@ -67,7 +69,11 @@ export class RedisRelay {
       },
       (error: unknown) => {
         if (this.stopped) return; // the last broadcasts of a stopping server
-        if (!this.failing) this.log(error, "WebSocket broadcast through Redis (other processes miss broadcasts until it is back)");
+        if (!this.failing)
+          this.log(
+            error,
+            "WebSocket broadcast through Redis (other processes miss broadcasts until it is back)",
+          );
         this.failing = true;
       },
     );
@@ -86,7 +92,10 @@ export class RedisRelay {
   /** A client that reconnects on its own, and again after Bun gives up, until `stop()`. */
   private client(): RedisClient {
     // No offline queue: during an outage, publishing fails at once instead of buffering without bound.
-    const client = new RedisClient(this.url, { enableOfflineQueue: false, connectionTimeout: CONNECT_TIMEOUT_MS });
+    const client = new RedisClient(this.url, {
+      enableOfflineQueue: false,
+      connectionTimeout: CONNECT_TIMEOUT_MS,
+    });
     client.onclose = () => {
       if (!this.stopped) setTimeout(() => this.reconnect(client), RETRY_MS).unref();
     };

@@ -50,7 +50,8 @@ export class WebSocketRoute<P extends Params = Params, A = Record<string, unknow
 
   constructor(path: string, handler: WebSocketHandler<P, A>, options: WebSocketRouteOptions<ArgShape> = {}) {
     if (typeof handler !== "function") throw new TypeError(`handler of WebSocket ${path} is not a function`);
-    if (typeof options !== "object" || options === null) throw new TypeError(`options of WebSocket ${path} must be an object`);
+    if (typeof options !== "object" || options === null)
+      throw new TypeError(`options of WebSocket ${path} must be an object`);
     this.path = path;
     this.handler = handler;
     this.options = options;

@@ -1,10 +1,10 @@
-import type { Server, ServerWebSocket, WebSocketHandler as BunWebSocketHandler } from "bun";
+import type { WebSocketHandler as BunWebSocketHandler, Server, ServerWebSocket } from "bun";
 import { BadRequestError, HttpError } from "../errors.ts";
 import { Headers } from "../headers.ts";
 import { logger } from "../log/logger.ts";
 import type { Request } from "../request.ts";
-import { runCloseHandlers, runConnection, type WebSocketErrorLogger } from "./lifecycle.ts";
 import type { Message } from "./inbox.ts";
+import { runCloseHandlers, runConnection, type WebSocketErrorLogger } from "./lifecycle.ts";
 import type { ResolvedWebSocketOptions } from "./options.ts";
 import { RedisRelay } from "./redis-relay.ts";
 import type { WebSocketRoute } from "./route.ts";
@@ -16,7 +16,8 @@ export interface Connection {
   route: WebSocketRoute;
 }
 
-const log: WebSocketErrorLogger = (error, where) => logger.error("unhandled error in WebSocket code", { where, error });
+const log: WebSocketErrorLogger = (error, where) =>
+  logger.error("unhandled error in WebSocket code", { where, error });
 
 /**
  * The WebSocket side of one started app: Bun's `websocket` handler object
@@ -86,10 +87,14 @@ export class WebSocketRuntime implements Broadcaster {
   upgrade(route: WebSocketRoute, request: Request, topic: string): undefined {
     const raw = request.raw;
     if (!isUpgradeRequest(raw)) {
-      throw new HttpError(426, "Upgrade Required: this path speaks WebSocket", { upgrade: "websocket", connection: "Upgrade" });
+      throw new HttpError(426, "Upgrade Required: this path speaks WebSocket", {
+        upgrade: "websocket",
+        connection: "Upgrade",
+      });
     }
     const server = request.server;
-    if (server === null) throw new HttpError(426, "Upgrade Required: WebSocket needs a real server (app.start())");
+    if (server === null)
+      throw new HttpError(426, "Upgrade Required: WebSocket needs a real server (app.start())");
     const socket = new WebSocket({
       url: raw.url,
       pathParams: request.pathParams,

@@ -183,7 +183,8 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
   /** Sends `JSON.stringify(value)` as a text message. */
   sendJson(value: unknown): Promise<void> {
     const text = JSON.stringify(value);
-    if (text === undefined) return Promise.reject(new TypeError("sendJson: the value is not JSON-serialisable"));
+    if (text === undefined)
+      return Promise.reject(new TypeError("sendJson: the value is not JSON-serialisable"));
     return this.outbox.send(text);
   }
 

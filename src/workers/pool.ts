@@ -34,7 +34,9 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private nextId = 1;
   private closed = false;
-  private readonly entry = new URL("./worker-entry.ts", import.meta.url).href;
+  // A compiled binary embeds the entry elsewhere; `webfw build` tells us where through this define.
+  private readonly entry =
+    process.env.WEBFW_WORKER_ENTRY ?? new URL("./worker-entry.ts", import.meta.url).href;
 
   constructor(
     private readonly mainFile: string,

@@ -15,7 +15,9 @@ async function stalledClient(server: ServerHandle, path: string): Promise<net.So
     `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
       "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
   );
-  const head = await new Promise<string>((resolve) => socket.once("data", (chunk) => resolve(chunk.toString("latin1"))));
+  const head = await new Promise<string>((resolve) =>
+    socket.once("data", (chunk) => resolve(chunk.toString("latin1"))),
+  );
   expect(head.startsWith("HTTP/1.1 101")).toBe(true);
   socket.pause();
   return socket;

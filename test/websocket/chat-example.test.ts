@@ -66,7 +66,11 @@ describe("examples/chat", () => {
 
     bob.send("  hello <b>ada</b>  ");
     for (const client of [ada, bob]) {
-      expect(await nextEvent(client)).toMatchObject({ type: "message", from: "bob", text: "hello <b>ada</b>" });
+      expect(await nextEvent(client)).toMatchObject({
+        type: "message",
+        from: "bob",
+        text: "hello <b>ada</b>",
+      });
     }
     bob.close();
     expect(await nextEvent(ada)).toEqual({ type: "leave", name: "bob" });
@@ -94,11 +98,19 @@ describe("examples/chat", () => {
 
   test("two browser tabs chat through the page", async () => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: this test needs Debian's Chromium (apt-get install -y chromium)`);
+      throw new Error(
+        `${CHROMIUM} is missing: this test needs Debian's Chromium (apt-get install -y chromium)`,
+      );
     }
     const browser: Browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+      ],
     });
     try {
       const tab = async (name: string) => {

@@ -68,7 +68,9 @@ export async function connect(url: string, headers?: Record<string, string>): Pr
 export function within<T>(promise: Promise<T>, ms = 5000, what = "operation"): Promise<T> {
   return Promise.race([
     promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms)),
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms),
+    ),
   ]);
 }
 
@@ -82,7 +84,11 @@ export interface RawHandshake {
  * Sends a WebSocket upgrade request over a plain TCP socket and returns the
  * HTTP answer (Bun's WebSocket client hides the status of a refused upgrade).
  */
-export function rawHandshake(server: ServerHandle, path: string, headers: Record<string, string> = {}): Promise<RawHandshake> {
+export function rawHandshake(
+  server: ServerHandle,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<RawHandshake> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(server.port, "127.0.0.1");
     let text = "";

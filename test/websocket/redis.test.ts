@@ -20,14 +20,20 @@ function freePort(): number {
 }
 
 /** Reads a child's stdout until a line matches; fails with what it printed otherwise. */
-async function waitForLine(proc: Subprocess<"ignore", "pipe", "pipe">, pattern: RegExp, ms = 15_000): Promise<string> {
+async function waitForLine(
+  proc: Subprocess<"ignore", "pipe", "pipe">,
+  pattern: RegExp,
+  ms = 15_000,
+): Promise<string> {
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
   let text = "";
   const deadline = Date.now() + ms;
   try {
     while (Date.now() < deadline) {
-      const chunk = await within(reader.read(), deadline - Date.now(), "the child's output").catch(() => null);
+      const chunk = await within(reader.read(), deadline - Date.now(), "the child's output").catch(
+        () => null,
+      );
       if (chunk === null || chunk.done) break;
       text += decoder.decode(chunk.value, { stream: true });
       const match = text.match(pattern);
@@ -44,7 +50,19 @@ async function waitForLine(proc: Subprocess<"ignore", "pipe", "pipe">, pattern: 
 function spawnRedis(port: number): Subprocess {
   const binary = Bun.which("redis-server") as string;
   return Bun.spawn(
-    [binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "warning"],
+    [
+      binary,
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--loglevel",
+      "warning",
+    ],
     { stdout: "ignore", stderr: "ignore" },
   );
 }
@@ -91,7 +109,13 @@ describe("broadcast through Redis", () => {
 
     for (let i = 0; i < 2; i++) {
       const proc = Bun.spawn([process.execPath, CHAT_APP], {
-        env: { ...process.env, REDIS_URL: redisUrl, CHAT_CHANNEL: channel, WEBFW_PORT: "0", WEBFW_HOST: "127.0.0.1" },
+        env: {
+          ...process.env,
+          REDIS_URL: redisUrl,
+          CHAT_CHANNEL: channel,
+          WEBFW_PORT: "0",
+          WEBFW_HOST: "127.0.0.1",
+        },
         stdin: "ignore",
         stdout: "pipe",
         stderr: "pipe",
@@ -104,7 +128,9 @@ describe("broadcast through Redis", () => {
   afterAll(async () => {
     for (const client of clients) client.close();
     for (const proc of servers) proc.kill("SIGTERM");
-    await Promise.all(servers.map((proc) => within(proc.exited, 10_000, "a chat process exiting").catch(() => proc.kill(9))));
+    await Promise.all(
+      servers.map((proc) => within(proc.exited, 10_000, "a chat process exiting").catch(() => proc.kill(9))),
+    );
     redis?.kill("SIGTERM");
     await redis?.exited;
   }, 20_000);
@@ -139,11 +165,19 @@ describe("broadcast through Redis", () => {
 
     ada.send("hello from process one");
     for (const client of [ada, bob]) {
-      expect(await nextEvent(client)).toMatchObject({ type: "message", from: "ada", text: "hello from process one" });
+      expect(await nextEvent(client)).toMatchObject({
+        type: "message",
+        from: "ada",
+        text: "hello from process one",
+      });
     }
     bob.send("and back from process two");
     for (const client of [ada, bob]) {
-      expect(await nextEvent(client)).toMatchObject({ type: "message", from: "bob", text: "and back from process two" });
+      expect(await nextEvent(client)).toMatchObject({
+        type: "message",
+        from: "bob",
+        text: "and back from process two",
+      });
     }
 
     // No duplicates (a process ignores its own messages coming back from Redis), no leak to other rooms.

@@ -2,7 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { WebSocketDisconnect } from "../../src/errors.ts";
 import { Inbox } from "../../src/websocket/inbox.ts";
 import { topicOf } from "../../src/websocket/mount.ts";
-import { checkBroadcastOptions, resolveWebSocketOptions, WEBSOCKET_DEFAULTS } from "../../src/websocket/options.ts";
+import {
+  checkBroadcastOptions,
+  resolveWebSocketOptions,
+  WEBSOCKET_DEFAULTS,
+} from "../../src/websocket/options.ts";
 import { Outbox } from "../../src/websocket/outbox.ts";
 import { isSendableCloseCode } from "../../src/websocket/websocket.ts";
 
@@ -208,7 +212,9 @@ describe("topics and close codes", () => {
   });
 
   test("sendable close codes", () => {
-    for (const code of [1000, 1001, 1003, 1007, 1008, 1011, 1014, 3000, 4999]) expect(isSendableCloseCode(code)).toBe(true);
-    for (const code of [0, 999, 1004, 1005, 1006, 1015, 2000, 5000, 1000.5]) expect(isSendableCloseCode(code)).toBe(false);
+    for (const code of [1000, 1001, 1003, 1007, 1008, 1011, 1014, 3000, 4999])
+      expect(isSendableCloseCode(code)).toBe(true);
+    for (const code of [0, 999, 1004, 1005, 1006, 1015, 2000, 5000, 1000.5])
+      expect(isSendableCloseCode(code)).toBe(false);
   });
 });

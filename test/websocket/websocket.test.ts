@@ -39,7 +39,11 @@ function deferred<T>() {
 let disconnected = deferred<WebSocketDisconnect>();
 
 function buildApp(router: "bun" | "js"): Webfw {
-  const app = new Webfw(import.meta.path, { router, openapi: false, websocket: { maxPayloadLength: 256 * 1024 } });
+  const app = new Webfw(import.meta.path, {
+    router,
+    openapi: false,
+    websocket: { maxPayloadLength: 256 * 1024 },
+  });
   app.injectGlobal({ db: "global-db" });
   app.inject({ cache: "app-cache" });
   app.configureAuthentication(new TokenAuth());
@@ -72,7 +76,10 @@ function buildApp(router: "bun" | "js"): Webfw {
       await ws.sendText("from handler");
       await ws.receiveText();
     })
-    .onConnect((ws, { globalDependencies }) => `welcome ${ws.queryParams.get("name", "anon")} (${globalDependencies.db})`);
+    .onConnect(
+      (ws, { globalDependencies }) =>
+        `welcome ${ws.queryParams.get("name", "anon")} (${globalDependencies.db})`,
+    );
 
   app
     .websocket("/silent", async (ws) => {
@@ -484,7 +491,9 @@ describe("registration", () => {
     expect(() => app.websocket("/a", "nope" as unknown as () => void)).toThrow(TypeError);
     expect(() => app.websocket("/a/:x/:x", () => {})).toThrow("duplicate");
     expect(() => app.websocket("/b", () => {}).onConnect(42 as unknown as () => void)).toThrow(TypeError);
-    expect(() => new Webfw(import.meta.path, { websocket: { maxPayloadLength: -1 } })).toThrow("maxPayloadLength");
+    expect(() => new Webfw(import.meta.path, { websocket: { maxPayloadLength: -1 } })).toThrow(
+      "maxPayloadLength",
+    );
     expect(() => new Webfw(import.meta.path, { websocket: { idleTimeout: 1000 } })).toThrow("idleTimeout");
     expect(() => app.configureBroadcast({ redisUrl: "http://x" })).toThrow("redis://");
   });

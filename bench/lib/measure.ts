@@ -1,0 +1,203 @@
+/** One measurement of one variant on one scenario: start the server, check it, load it, stop it. */
+import { join } from "node:path";
+import { type RunningServer, startServer } from "./proc.ts";
+import type { Scenario, Variant } from "./scenarios.ts";
+import { CpuWatch, processTicks, rssKb, subprocessTicks } from "./system.ts";
+import { runWrk } from "./wrk.ts";
+
+export interface Settings {
+  repeat: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  cpuConnections: number;
+  cpuIterations: number;
+  wsConnections: number;
+  wsWindow: number;
+  rssRequests: number;
+  /** A sample where other processes took more than this fraction of the CPU is measured again. */
+  noise: number;
+  retries: number;
+  quietWaitSeconds: number;
+}
+
+export interface Sample {
+  scenario: string;
+  variant: string;
+  repeat: number;
+  attempts: number;
+  /** req/s (http, cpu load), messages/s (ws); null for rss. */
+  value: number | null;
+  p99Ms: number | null;
+  healthP99Ms?: number | null;
+  healthRps?: number;
+  rssIdleKb?: number;
+  rssMidKb?: number;
+  rssEndKb?: number;
+  requests?: number;
+  /** Non-2xx responses, socket errors, wrong echoes. */
+  errors: number;
+  /** Fraction of the CPU other processes used during the measurement. */
+  interference: number;
+  error?: string;
+}
+
+const HERE = join(import.meta.dir, "..");
+const SERVER_CORE = "0";
+const LOAD_CORE = "1";
+
+function serverFile(variant: Variant): string {
+  return join(HERE, "servers", `${variant.server}.ts`);
+}
+
+function scriptPath(name: string): string {
+  return join(HERE, "lua", name);
+}
+
+export async function measure(scenario: Scenario, variant: Variant, settings: Settings, repeat: number): Promise<Sample> {
+  const base: Sample = {
+    scenario: scenario.name,
+    variant: variant.id,
+    repeat,
+    attempts: 1,
+    value: null,
+    p99Ms: null,
+    errors: 0,
+    interference: 0,
+  };
+  // The CPU scenario's server gets both cores: its Workers need the second one (wrk needs little there).
+  const cpus = scenario.kind === "cpu" ? `${SERVER_CORE},${LOAD_CORE}` : SERVER_CORE;
+  const env = {
+    ...variant.env,
+    BENCH_SCENARIO: scenario.name,
+    BENCH_CPU_ITERATIONS: String(settings.cpuIterations),
+  };
+  let server: RunningServer;
+  try {
+    server = await startServer(serverFile(variant), cpus, env);
+  } catch (error) {
+    return { ...base, error: (error as Error).message.split("\n")[0] };
+  }
+  try {
+    if (scenario.check) {
+      const problem = await sanityCheck(server.url + scenario.path, scenario);
+      if (problem) return { ...base, error: `wrong answer: ${problem}` };
+    }
+    switch (scenario.kind) {
+      case "http":
+        return { ...base, ...(await loadHttp(server, scenario, settings)) };
+      case "cpu":
+        return { ...base, ...(await loadCpu(server, scenario, settings)) };
+      case "ws":
+        return { ...base, ...(await loadWs(server, scenario, settings)) };
+      case "rss":
+        return { ...base, ...(await loadRss(server, scenario, settings)) };
+    }
+  } catch (error) {
+    return { ...base, error: (error as Error).message.split("\n")[0] };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function sanityCheck(url: string, scenario: Scenario): Promise<string | null> {
+  const response = await fetch(url, { ...scenario.init, signal: AbortSignal.timeout(10_000) });
+  return scenario.check ? scenario.check(response) : null;
+}
+
+async function loadHttp(server: RunningServer, scenario: Scenario, settings: Settings): Promise<Partial<Sample>> {
+  const common = {
+    url: server.url + scenario.path,
+    cpus: LOAD_CORE,
+    connections: settings.connections,
+    script: scenario.script ? scriptPath(scenario.script) : undefined,
+  };
+  if (settings.warmup > 0) await runWrk({ ...common, duration: settings.warmup });
+  const watch = new CpuWatch();
+  const serverBefore = processTicks(server.pid);
+  const result = await runWrk({ ...common, duration: settings.duration, latency: true });
+  const own = processTicks(server.pid) - serverBefore + result.cpuTicks;
+  return {
+    value: result.rps,
+    p99Ms: result.p99,
+    requests: result.requests,
+    errors: result.non2xx + result.socketErrors,
+    interference: watch.othersFraction(own),
+  };
+}
+
+async function loadCpu(server: RunningServer, scenario: Scenario, settings: Settings): Promise<Partial<Sample>> {
+  const load = { url: server.url + scenario.path, cpus: LOAD_CORE, connections: settings.cpuConnections };
+  if (settings.warmup > 0) await runWrk({ ...load, duration: settings.warmup });
+  const watch = new CpuWatch();
+  const serverBefore = processTicks(server.pid);
+  // The load and a single-connection probe of /health run at the same time.
+  const [result, health] = await Promise.all([
+    runWrk({ ...load, duration: settings.duration }),
+    runWrk({ url: `${server.url}/health`, cpus: LOAD_CORE, connections: 1, duration: settings.duration, latency: true }),
+  ]);
+  const own = processTicks(server.pid) - serverBefore + result.cpuTicks + health.cpuTicks;
+  return {
+    value: result.rps,
+    p99Ms: null,
+    healthP99Ms: health.p99,
+    healthRps: health.rps,
+    requests: result.requests,
+    errors: result.non2xx + result.socketErrors + health.non2xx + health.socketErrors,
+    interference: watch.othersFraction(own),
+  };
+}
+
+async function loadWs(server: RunningServer, scenario: Scenario, settings: Settings): Promise<Partial<Sample>> {
+  const url = `${server.url.replace("http", "ws")}${scenario.path}`;
+  const args = [
+    "taskset",
+    "-c",
+    LOAD_CORE,
+    process.execPath,
+    join(HERE, "clients", "ws-echo.ts"),
+    `--url=${url}`,
+    `--connections=${settings.wsConnections}`,
+    `--window=${settings.wsWindow}`,
+    `--duration=${settings.duration}`,
+    `--warmup=${settings.warmup}`,
+  ];
+  const watch = new CpuWatch();
+  const serverBefore = processTicks(server.pid);
+  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), (settings.duration + settings.warmup + 30) * 1000);
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const code = await proc.exited;
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`WebSocket client exited with ${code}: ${err.trim().split("\n").at(-1)}`);
+  const result = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { rate: number; messages: number; mismatches: number };
+  const own = processTicks(server.pid) - serverBefore + subprocessTicks(proc.resourceUsage());
+  return {
+    value: result.rate,
+    requests: result.messages,
+    errors: result.mismatches,
+    interference: watch.othersFraction(own),
+  };
+}
+
+async function loadRss(server: RunningServer, scenario: Scenario, settings: Settings): Promise<Partial<Sample>> {
+  await Bun.sleep(1000);
+  const idle = rssKb(server.pid) ?? 0;
+  const half = Math.max(1, Math.floor(settings.rssRequests / 2));
+  const phase = async () => {
+    // The Lua script ends wrk after `half` responses; -d is only a safety cap.
+    await runWrk({
+      url: server.url + scenario.path,
+      cpus: LOAD_CORE,
+      connections: settings.connections,
+      duration: Math.max(60, Math.ceil(half / 2000)),
+      script: scriptPath("stop-after.lua"),
+      env: { BENCH_REQUESTS: String(half) },
+    });
+    await Bun.sleep(500);
+    return rssKb(server.pid) ?? 0;
+  };
+  const mid = await phase();
+  const end = await phase();
+  return { rssIdleKb: idle, rssMidKb: mid, rssEndKb: end, requests: half * 2 };
+}

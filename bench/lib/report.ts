@@ -1,0 +1,204 @@
+/** Medians, ratios, the DESIGN §4 target checks, and the Markdown/JSON result files. */
+import type { Sample, Settings } from "./measure.ts";
+import type { Scenario } from "./scenarios.ts";
+import { ENGINES } from "./scenarios.ts";
+import type { Machine } from "./system.ts";
+
+export function median(values: number[]): number | null {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+export interface Row {
+  variant: string;
+  label: string;
+  samples: number;
+  median: number | null;
+  min: number | null;
+  max: number | null;
+  ratio: number | null;
+  p99Ms: number | null;
+  healthP99Ms?: number | null;
+  rssIdleMb?: number | null;
+  rssMidMb?: number | null;
+  rssEndMb?: number | null;
+  maxInterference: number;
+  errors: number;
+  problem?: string;
+}
+
+export interface ScenarioResult {
+  name: string;
+  title: string;
+  kind: Scenario["kind"];
+  baseline: string;
+  rows: Row[];
+  unavailable?: string;
+}
+
+export interface TargetCheck {
+  scenario: string;
+  target: string;
+  engine: string;
+  measured: string;
+  pass: boolean | null;
+}
+
+const mb = (kb: number | null) => (kb === null ? null : kb / 1024);
+
+export function summarise(scenario: Scenario, samples: Sample[], unavailable?: string): ScenarioResult {
+  const rows: Row[] = scenario.variants.map((variant) => {
+    const mine = samples.filter((s) => s.variant === variant.id && !s.error);
+    const failed = samples.find((s) => s.variant === variant.id && s.error);
+    const values = mine.map((s) => s.value).filter((v): v is number => v !== null && Number.isFinite(v));
+    return {
+      variant: variant.id,
+      label: variant.label,
+      samples: mine.length,
+      median: median(values),
+      min: values.length ? Math.min(...values) : null,
+      max: values.length ? Math.max(...values) : null,
+      ratio: null,
+      p99Ms: median(mine.map((s) => s.p99Ms ?? Number.NaN)),
+      healthP99Ms: median(mine.map((s) => s.healthP99Ms ?? Number.NaN)),
+      rssIdleMb: mb(median(mine.map((s) => s.rssIdleKb ?? Number.NaN))),
+      rssMidMb: mb(median(mine.map((s) => s.rssMidKb ?? Number.NaN))),
+      rssEndMb: mb(median(mine.map((s) => s.rssEndKb ?? Number.NaN))),
+      maxInterference: Math.max(0, ...mine.map((s) => s.interference)),
+      errors: mine.reduce((sum, s) => sum + s.errors, 0),
+      problem: failed?.error,
+    };
+  });
+  const base = rows.find((r) => r.variant === scenario.baseline);
+  for (const row of rows) {
+    if (scenario.kind === "rss") {
+      row.ratio = row.rssIdleMb && base?.rssIdleMb ? row.rssIdleMb / base.rssIdleMb : null;
+    } else row.ratio = row.median !== null && base?.median ? row.median / base.median : null;
+  }
+  return { name: scenario.name, title: scenario.title, kind: scenario.kind, baseline: scenario.baseline, rows, unavailable };
+}
+
+function value(results: ScenarioResult[], scenario: string, variant: string): Row | undefined {
+  return results.find((r) => r.name === scenario)?.rows.find((row) => row.variant === variant);
+}
+
+const fmt = (n: number | null | undefined, digits = 2) => (n === null || n === undefined ? "–" : n.toFixed(digits));
+
+/** The targets of DESIGN §4, checked for every webfw router engine. */
+export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const ratio = (scenario: string, a: string, b: string) => {
+    const x = value(results, scenario, a)?.median;
+    const y = value(results, scenario, b)?.median;
+    return x != null && y ? x / y : null;
+  };
+  const add = (scenario: string, target: string, engine: string, measured: number | null, pass: (v: number) => boolean) =>
+    checks.push({ scenario, target, engine, measured: fmt(measured), pass: measured === null ? null : pass(measured) });
+  for (const engine of ENGINES) {
+    const w = `webfw-${engine}`;
+    add("hello", "≥ 0.97 × raw", engine, ratio("hello", w, "raw"), (v) => v >= 0.97);
+    add("hello", "≥ Elysia (ratio ≥ 1)", engine, ratio("hello", w, "elysia"), (v) => v >= 1);
+    add("const", "≥ 0.98 × Bun static Response", engine, ratio("const", w, "raw"), (v) => v >= 0.98);
+    add("params", "≥ Elysia (ratio ≥ 1)", engine, ratio("params", w, "elysia"), (v) => v >= 1);
+    add("params", "≥ 1.1 × Hono", engine, ratio("params", w, "hono"), (v) => v >= 1.1);
+    add("json", "≥ Elysia (ratio ≥ 1)", engine, ratio("json", w, "elysia"), (v) => v >= 1);
+    add("middleware", "≥ 0.9 × raw", engine, ratio("middleware", w, "raw"), (v) => v >= 0.9);
+    const rssIdle = value(results, "rss", w)?.ratio ?? null;
+    add("rss", "idle ≤ 1.2 × raw", engine, rssIdle, (v) => v <= 1.2);
+    const row = value(results, "rss", w);
+    const growth = row?.rssEndMb && row.rssMidMb ? row.rssEndMb / row.rssMidMb : null;
+    add("rss", "flat: RSS after N ≤ 1.1 × after N/2", engine, growth, (v) => v <= 1.1);
+  }
+  add("cpu", "workers: 2 ≥ 1.7 × inline", "bun", ratio("cpu", "webfw-workers2", "webfw-inline"), (v) => v >= 1.7);
+  add("cpu", "/health p99 < 10 ms (workers: 2)", "bun", value(results, "cpu", "webfw-workers2")?.healthP99Ms ?? null, (v) => v < 10);
+  add("ws", "≥ 0.9 × raw Bun WebSocket", "bun", ratio("ws", "webfw", "raw"), (v) => v >= 0.9);
+  return checks.filter((c) => results.some((r) => r.name === c.scenario));
+}
+
+export interface Report {
+  date: string;
+  machine: Machine;
+  settings: Settings;
+  command: string;
+  results: ScenarioResult[];
+  targets: TargetCheck[];
+  samples: Sample[];
+}
+
+const int = (n: number | null | undefined) => (n === null || n === undefined ? "–" : Math.round(n).toLocaleString("en-US"));
+
+function tableFor(result: ScenarioResult, settings: Settings): string {
+  const lines: string[] = [`### ${result.name}: ${result.title}`, ""];
+  if (result.unavailable) return [...lines, `not available: ${result.unavailable}`, ""].join("\n");
+  const note = (row: Row) => {
+    const parts: string[] = [];
+    if (row.problem) parts.push(`failed: ${row.problem}`);
+    if (row.errors > 0) parts.push(`${row.errors} errors`);
+    if (row.maxInterference > settings.noise) parts.push(`noisy (${Math.round(row.maxInterference * 100)}% CPU elsewhere)`);
+    return parts.join("; ");
+  };
+  if (result.kind === "rss") {
+    lines.push(
+      `| variant | idle RSS (MB) | after ${int(settings.rssRequests / 2)} (MB) | after ${int(settings.rssRequests)} (MB) | idle ratio vs raw | notes |`,
+      "|---|--:|--:|--:|--:|---|",
+    );
+    for (const row of result.rows) {
+      lines.push(
+        `| ${row.label} | ${fmt(row.rssIdleMb, 1)} | ${fmt(row.rssMidMb, 1)} | ${fmt(row.rssEndMb, 1)} | ${fmt(row.ratio)} | ${note(row)} |`,
+      );
+    }
+  } else if (result.kind === "cpu") {
+    lines.push(
+      "| variant | /cpu req/s (median) | min–max | ratio vs webfw inline | /health p99 (ms) | notes |",
+      "|---|--:|--:|--:|--:|---|",
+    );
+    for (const row of result.rows) {
+      lines.push(
+        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${fmt(row.healthP99Ms, 1)} | ${note(row)} |`,
+      );
+    }
+  } else {
+    const unit = result.kind === "ws" ? "msg/s" : "req/s";
+    lines.push(
+      `| variant | ${unit} (median) | min–max | ratio vs ${result.baseline === "raw" ? "raw" : result.baseline} | p99 (ms) | notes |`,
+      "|---|--:|--:|--:|--:|---|",
+    );
+    for (const row of result.rows) {
+      lines.push(
+        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${fmt(row.p99Ms)} | ${note(row)} |`,
+      );
+    }
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
+export function markdown(report: Report): string {
+  const { machine, settings } = report;
+  const out = [
+    `# webfw benchmark — ${report.date}`,
+    "",
+    `Machine: ${machine.cpuModel}, ${machine.nproc} vCPU (nproc), ${machine.memTotalMb} MB, Linux ${machine.kernel}; Bun ${machine.bun}, wrk ${machine.wrk}.`,
+    `Servers pinned to core 0 (the cpu scenario: cores 0,1), load generators to core 1; 127.0.0.1 only.`,
+    `Settings: ${settings.repeat} repeats × ${settings.duration} s (warm-up ${settings.warmup} s), wrk -t1 -c${settings.connections}; ` +
+      `cpu: -c${settings.cpuConnections}, ${int(settings.cpuIterations)} iterations/request; ` +
+      `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests.`,
+    `Command: \`${report.command}\``,
+    "",
+    "Values are medians over the repeats; ratios divide medians. \"noisy\" marks rows where another process took",
+    `more than ${Math.round(settings.noise * 100)}% of the CPU during a sample even after ${settings.retries} retries.`,
+    "",
+    ...report.results.map((r) => tableFor(r, settings)),
+    "## Targets (DESIGN §4)",
+    "",
+    "| scenario | target | engine | measured | met |",
+    "|---|---|---|--:|---|",
+    ...report.targets.map(
+      (t) => `| ${t.scenario} | ${t.target} | ${t.engine} | ${t.measured} | ${t.pass === null ? "–" : t.pass ? "yes" : "**no**"} |`,
+    ),
+    "",
+  ];
+  return out.join("\n");
+}

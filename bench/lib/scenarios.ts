@@ -1,0 +1,150 @@
+/**
+ * The scenarios of DESIGN §4 and the server variants each one runs. A server
+ * process serves exactly one scenario (`BENCH_SCENARIO`), so a global
+ * middleware or the worker pool never leaks into another measurement.
+ */
+import { HELLO, POWERED_BY } from "./ready.ts";
+
+export type ScenarioKind = "http" | "cpu" | "ws" | "rss";
+
+export interface Variant {
+  id: string;
+  label: string;
+  /** File in bench/servers/. */
+  server: "raw" | "webfw" | "elysia" | "hono";
+  env: Record<string, string>;
+}
+
+export interface Scenario {
+  name: string;
+  title: string;
+  kind: ScenarioKind;
+  /** Request path for wrk (http/rss/cpu load) or the WebSocket path. */
+  path: string;
+  /** wrk Lua script in bench/lua/, when the request is not a plain GET. */
+  script?: string;
+  /** The variant the ratios are computed against. */
+  baseline: string;
+  variants: Variant[];
+  /** Checks one response before measuring: a variant that answers differently is not measured. */
+  check?: (response: Response) => Promise<string | null>;
+  init?: RequestInit;
+}
+
+export const ENGINES = ["bun", "ffi", "js"] as const;
+
+const raw: Variant = { id: "raw", label: "raw Bun.serve", server: "raw", env: {} };
+const webfwEngines: Variant[] = ENGINES.map((engine) => ({
+  id: `webfw-${engine}`,
+  label: `webfw (router: ${engine})`,
+  server: "webfw",
+  env: { BENCH_ENGINE: engine },
+}));
+const elysia: Variant = { id: "elysia", label: "Elysia", server: "elysia", env: {} };
+const hono: Variant = { id: "hono", label: "Hono", server: "hono", env: {} };
+const everyone = [raw, ...webfwEngines, elysia, hono];
+
+const JSON_BODY = '{"id":42,"name":"bench","tags":["a","b","c"],"nested":{"ok":true,"ratio":0.5}}';
+
+function expectBody(expected: string, headers: Record<string, string> = {}) {
+  return async (response: Response): Promise<string | null> => {
+    const body = await response.text();
+    if (response.status !== 200) return `status ${response.status}`;
+    if (body !== expected) return `body ${JSON.stringify(body.slice(0, 80))}`;
+    for (const [name, value] of Object.entries(headers)) {
+      if (response.headers.get(name) !== value) return `header ${name}: ${response.headers.get(name)}`;
+    }
+    return null;
+  };
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: "hello",
+    title: "GET / returning a string",
+    kind: "http",
+    path: "/",
+    baseline: "raw",
+    variants: everyone,
+    check: expectBody(HELLO),
+  },
+  {
+    name: "const",
+    title: "GET / const route (raw: a Bun static Response route)",
+    kind: "http",
+    path: "/",
+    baseline: "raw",
+    variants: [{ ...raw, label: "raw Bun.serve static Response" }, ...webfwEngines, elysia, hono],
+    check: expectBody(HELLO),
+  },
+  {
+    name: "params",
+    title: "GET /id/:id?name=x, response header x-powered-by",
+    kind: "http",
+    path: "/id/42?name=bun",
+    baseline: "raw",
+    variants: everyone,
+    check: expectBody("42 bun", { "x-powered-by": POWERED_BY }),
+  },
+  {
+    name: "json",
+    title: "POST /json echo",
+    kind: "http",
+    path: "/json",
+    script: "post-json.lua",
+    baseline: "raw",
+    variants: everyone,
+    init: { method: "POST", body: JSON_BODY, headers: { "content-type": "application/json" } },
+    check: async (response) => {
+      const text = await response.text();
+      if (response.status !== 200) return `status ${response.status}`;
+      return JSON.stringify(JSON.parse(text)) === JSON_BODY ? null : `body ${text.slice(0, 80)}`;
+    },
+  },
+  {
+    name: "middleware",
+    title: "GET / with one global before + after middleware",
+    kind: "http",
+    path: "/",
+    baseline: "raw",
+    variants: everyone,
+    check: expectBody(HELLO, { "x-after": "1" }),
+  },
+  {
+    name: "cpu",
+    title: "CPU-bound ~2 ms sync route; /health p99 under that load",
+    kind: "cpu",
+    path: "/cpu",
+    baseline: "webfw-inline",
+    variants: [
+      { ...raw, label: "raw Bun.serve (inline)" },
+      { id: "webfw-inline", label: "webfw inline (workers: 1)", server: "webfw", env: { BENCH_WORKERS: "1" } },
+      { id: "webfw-workers2", label: "webfw workers: 2", server: "webfw", env: { BENCH_WORKERS: "2" } },
+    ],
+    check: async (response) => {
+      const text = await response.text();
+      return response.status === 200 && /^-?\d+$/.test(text) ? null : `status ${response.status} ${text}`;
+    },
+  },
+  {
+    name: "ws",
+    title: "WebSocket echo (messages/s)",
+    kind: "ws",
+    path: "/ws",
+    baseline: "raw",
+    variants: [
+      { ...raw, label: "raw Bun WebSocket" },
+      { id: "webfw", label: "webfw app.websocket", server: "webfw", env: { BENCH_ENGINE: "bun" } },
+      elysia,
+    ],
+  },
+  {
+    name: "rss",
+    title: "RSS idle and after N requests of GET /",
+    kind: "rss",
+    path: "/",
+    baseline: "raw",
+    variants: everyone,
+    check: expectBody(HELLO),
+  },
+];

@@ -1,0 +1,208 @@
+/**
+ * The webfw benchmark (issue 9, DESIGN §4): `bun run bench [flags]`.
+ *
+ * Each server variant runs as its own process pinned to core 0 with taskset;
+ * wrk (or the WebSocket client) is pinned to core 1. Variants alternate
+ * within every repeat (rotated each time), every load run has a fixed
+ * duration, and every server is stopped after its measurement. Results go to
+ * bench/results/ as JSON and Markdown (timestamped, plus latest.*).
+ *
+ *   bun run bench                                 # every scenario, 3 × 5 s
+ *   bun run bench --only hello,params --repeat 5 --duration 10
+ *   bun run bench --rss-requests 1000000          # the 1M-request RSS check
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { Webfw } from "../src/app.ts";
+import { calibrate } from "./lib/cpu-work.ts";
+import { measure, type Sample, type Settings } from "./lib/measure.ts";
+import { checkTargets, markdown, type Report, summarise } from "./lib/report.ts";
+import { SCENARIOS, type Scenario } from "./lib/scenarios.ts";
+import { describeMachine, waitForQuiet } from "./lib/system.ts";
+
+const HELP = `bun run bench [options]
+
+  --only LIST            scenarios, comma-separated (${SCENARIOS.map((s) => s.name).join(", ")})
+  --variants LIST        only these variant ids (raw, webfw-bun, webfw-ffi, webfw-js, elysia, hono, …)
+  --repeat N             repeats per variant (default 3)
+  --duration S           seconds per measurement (default 5)
+  --warmup S             warm-up seconds before each measurement (default 1)
+  --connections N        wrk connections (default 64)
+  --cpu-connections N    wrk connections on the CPU-bound route (default 8)
+  --cpu-ms MS            work per CPU-bound request, calibrated at start (default 2)
+  --ws-connections N     WebSocket connections (default 16)
+  --ws-window N          messages in flight per WebSocket (default 4)
+  --rss-requests N       requests for the RSS-growth check (default 200000; the target says 1000000)
+  --noise F              re-measure a sample when other processes used more than F of the CPU (default 0.1)
+  --retries N            re-measurements of a noisy sample (default 2)
+  --quiet-wait S         wait up to S seconds for the machine to be quiet before each sample (default 20)
+  --out DIR              results directory (default bench/results)
+  -h, --help`;
+
+function fail(message: string): never {
+  console.error(`bench: ${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+let parsed: ReturnType<typeof parse>;
+function parse() {
+  return parseArgs({
+    strict: true,
+    options: {
+      only: { type: "string" },
+      variants: { type: "string" },
+      repeat: { type: "string", default: "3" },
+      duration: { type: "string", default: "5" },
+      warmup: { type: "string", default: "1" },
+      connections: { type: "string", default: "64" },
+      "cpu-connections": { type: "string", default: "8" },
+      "cpu-ms": { type: "string", default: "2" },
+      "ws-connections": { type: "string", default: "16" },
+      "ws-window": { type: "string", default: "4" },
+      "rss-requests": { type: "string", default: "200000" },
+      noise: { type: "string", default: "0.1" },
+      retries: { type: "string", default: "2" },
+      "quiet-wait": { type: "string", default: "20" },
+      out: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+try {
+  parsed = parse();
+} catch (error) {
+  fail((error as Error).message);
+}
+const opts = parsed.values;
+if (opts.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+function num(name: string, raw: string | undefined, min: number, integer = true): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) fail(`--${name} must be ${integer ? "an integer" : "a number"} ≥ ${min}`);
+  return n;
+}
+
+const only = opts.only?.split(",").map((s) => s.trim());
+for (const name of only ?? []) if (!SCENARIOS.some((s) => s.name === name)) fail(`unknown scenario '${name}'`);
+const variantFilter = opts.variants?.split(",").map((s) => s.trim());
+
+const cpuMs = num("cpu-ms", opts["cpu-ms"], 0.1, false);
+const settings: Settings = {
+  repeat: num("repeat", opts.repeat, 1),
+  duration: num("duration", opts.duration, 1),
+  warmup: num("warmup", opts.warmup, 0),
+  connections: num("connections", opts.connections, 1),
+  cpuConnections: num("cpu-connections", opts["cpu-connections"], 1),
+  cpuIterations: 0,
+  wsConnections: num("ws-connections", opts["ws-connections"], 1),
+  wsWindow: num("ws-window", opts["ws-window"], 1),
+  rssRequests: num("rss-requests", opts["rss-requests"], 2),
+  noise: num("noise", opts.noise, 0, false),
+  retries: num("retries", opts.retries, 0),
+  quietWaitSeconds: num("quiet-wait", opts["quiet-wait"], 0),
+};
+
+const BENCH = import.meta.dir;
+const outDir = opts.out ?? join(BENCH, "results");
+
+/** The peers come from bench/package.json only (exact versions, lockfile), installed once if missing. */
+function ensurePeers(): void {
+  if (existsSync(join(BENCH, "node_modules", "elysia")) && existsSync(join(BENCH, "node_modules", "hono"))) return;
+  console.log("bench: installing bench/package.json (Elysia, Hono) …");
+  const install = Bun.spawnSync(["npm", "ci", "--no-audit", "--no-fund"], { cwd: BENCH, stdout: "inherit", stderr: "inherit" });
+  if (install.exitCode !== 0) fail("could not install bench/package.json (run `cd bench && npm ci`)");
+}
+
+function ensureTools(): void {
+  for (const tool of ["wrk", "taskset"]) {
+    if (!Bun.which(tool)) fail(`'${tool}' is not installed (Debian: apt-get install -y ${tool === "wrk" ? "wrk" : "util-linux"})`);
+  }
+}
+
+ensureTools();
+ensurePeers();
+
+const scenarios: Scenario[] = SCENARIOS.filter((s) => !only || only.includes(s.name)).map((s) => ({
+  ...s,
+  variants: s.variants.filter((v) => !variantFilter || variantFilter.includes(v.id) || v.id === s.baseline),
+}));
+
+// The WebSocket scenario needs app.websocket (src/router-base.ts).
+const wsUnavailable =
+  typeof (Webfw.prototype as unknown as Record<string, unknown>).websocket === "function"
+    ? undefined
+    : "webfw has no app.websocket yet";
+
+settings.cpuIterations = calibrate(cpuMs);
+const machine = describeMachine();
+console.log(
+  `webfw bench: ${machine.cpuModel}, ${machine.nproc} vCPU, Bun ${machine.bun}, wrk ${machine.wrk}; ` +
+    `${settings.repeat} × ${settings.duration} s; cpu route ${settings.cpuIterations} iterations ≈ ${cpuMs} ms`,
+);
+
+const samples: Sample[] = [];
+for (let repeat = 0; repeat < settings.repeat; repeat++) {
+  for (const scenario of scenarios) {
+    if (scenario.kind === "ws" && wsUnavailable) continue;
+    // Rotate the order every repeat: no variant always runs first (or right after the same neighbour).
+    const shift = repeat % scenario.variants.length;
+    const order = [...scenario.variants.slice(shift), ...scenario.variants.slice(0, shift)];
+    for (const variant of order) {
+      let best: Sample | null = null;
+      for (let attempt = 1; attempt <= settings.retries + 1; attempt++) {
+        await waitForQuiet(settings.noise, settings.quietWaitSeconds * 1000);
+        const sample = await measure(scenario, variant, settings, repeat);
+        sample.attempts = attempt;
+        if (!best || sample.error || sample.interference < best.interference) best = sample;
+        if (sample.error || sample.interference <= settings.noise) break;
+      }
+      const sample = best as Sample;
+      samples.push(sample);
+      console.log(describe(sample));
+    }
+  }
+}
+
+function describe(s: Sample): string {
+  const head = `[${s.repeat + 1}/${settings.repeat}] ${s.scenario.padEnd(10)} ${s.variant.padEnd(15)}`;
+  if (s.error) return `${head} FAILED: ${s.error}`;
+  const noise = `${Math.round(s.interference * 100)}% elsewhere${s.attempts > 1 ? `, attempt ${s.attempts}` : ""}`;
+  if (s.rssIdleKb !== undefined) {
+    return `${head} RSS idle ${(s.rssIdleKb / 1024).toFixed(1)} MB, mid ${((s.rssMidKb ?? 0) / 1024).toFixed(1)} MB, end ${((s.rssEndKb ?? 0) / 1024).toFixed(1)} MB (${noise})`;
+  }
+  const health = s.healthP99Ms !== undefined ? `, /health p99 ${s.healthP99Ms?.toFixed(1)} ms` : "";
+  return `${head} ${Math.round(s.value ?? 0)} ${s.scenario === "ws" ? "msg/s" : "req/s"}${health}${s.errors ? `, ${s.errors} errors` : ""} (${noise})`;
+}
+
+const results = scenarios.map((scenario) =>
+  summarise(
+    scenario,
+    samples.filter((s) => s.scenario === scenario.name),
+    scenario.kind === "ws" ? wsUnavailable : undefined,
+  ),
+);
+const date = new Date().toISOString();
+const report: Report = {
+  date,
+  machine,
+  settings,
+  command: ["bun run bench", ...process.argv.slice(2)].join(" "),
+  results,
+  targets: checkTargets(results),
+  samples,
+};
+const md = markdown(report);
+console.log(`\n${md}`);
+
+mkdirSync(outDir, { recursive: true });
+const stamp = date.replace(/[:.]/g, "-");
+writeFileSync(join(outDir, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(join(outDir, `${stamp}.md`), md);
+writeFileSync(join(outDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(join(outDir, "latest.md"), md);
+console.log(`results: ${join(outDir, `${stamp}.md`)} (and latest.md, latest.json)`);
+process.exit(0);

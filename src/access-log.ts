@@ -1,0 +1,22 @@
+import type { Dispatcher } from "./dispatch.ts";
+import { normalisedPath } from "./dispatch.ts";
+import { logger } from "./log/logger.ts";
+
+type WebResponse = globalThis.Response;
+
+/**
+ * Wraps a dispatcher so that every request leaves one access-log line
+ * (method, path, status, duration) at INFO. Only built when access logging is
+ * on, so a server without it pays nothing.
+ */
+export function withAccessLog(dispatcher: Dispatcher): Dispatcher {
+  return (raw, server, params) => {
+    const started = performance.now();
+    const log = (response: WebResponse): WebResponse => {
+      logger.accessLog(raw.method, normalisedPath(raw.url), response.status, performance.now() - started);
+      return response;
+    };
+    const result = dispatcher(raw, server, params);
+    return result instanceof Promise ? result.then(log) : log(result);
+  };
+}
