@@ -82,12 +82,14 @@ if (opts.help) {
 
 function num(name: string, raw: string | undefined, min: number, integer = true): number {
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) fail(`--${name} must be ${integer ? "an integer" : "a number"} ≥ ${min}`);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n)))
+    fail(`--${name} must be ${integer ? "an integer" : "a number"} ≥ ${min}`);
   return n;
 }
 
 const only = opts.only?.split(",").map((s) => s.trim());
-for (const name of only ?? []) if (!SCENARIOS.some((s) => s.name === name)) fail(`unknown scenario '${name}'`);
+for (const name of only ?? [])
+  if (!SCENARIOS.some((s) => s.name === name)) fail(`unknown scenario '${name}'`);
 const variantFilter = opts.variants?.split(",").map((s) => s.trim());
 
 const cpuMs = num("cpu-ms", opts["cpu-ms"], 0.1, false);
@@ -111,15 +113,23 @@ const outDir = opts.out ?? join(BENCH, "results");
 
 /** The peers come from bench/package.json only (exact versions, lockfile), installed once if missing. */
 function ensurePeers(): void {
-  if (existsSync(join(BENCH, "node_modules", "elysia")) && existsSync(join(BENCH, "node_modules", "hono"))) return;
+  if (existsSync(join(BENCH, "node_modules", "elysia")) && existsSync(join(BENCH, "node_modules", "hono")))
+    return;
   console.log("bench: installing bench/package.json (Elysia, Hono) …");
-  const install = Bun.spawnSync(["npm", "ci", "--no-audit", "--no-fund"], { cwd: BENCH, stdout: "inherit", stderr: "inherit" });
+  const install = Bun.spawnSync(["npm", "ci", "--no-audit", "--no-fund"], {
+    cwd: BENCH,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
   if (install.exitCode !== 0) fail("could not install bench/package.json (run `cd bench && npm ci`)");
 }
 
 function ensureTools(): void {
   for (const tool of ["wrk", "taskset"]) {
-    if (!Bun.which(tool)) fail(`'${tool}' is not installed (Debian: apt-get install -y ${tool === "wrk" ? "wrk" : "util-linux"})`);
+    if (!Bun.which(tool))
+      fail(
+        `'${tool}' is not installed (Debian: apt-get install -y ${tool === "wrk" ? "wrk" : "util-linux"})`,
+      );
   }
 }
 

@@ -13,6 +13,7 @@ import type { FallbackHandler } from "./runtime.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./server.ts";
 import { configureSessions, type SessionOptions } from "./sessions/index.ts";
 import { createDirectoryServer, type ServeDirectoryOptions } from "./static/serve-directory.ts";
+import { checkTimeout } from "./timeout.ts";
 import {
   type BroadcastOptions,
   checkBroadcastOptions,
@@ -31,6 +32,8 @@ export interface WebfwOptions {
   formLimits?: Partial<FormLimits>;
   /** Show error stacks in 500 responses. Only for local development; `--dev` turns it on. */
   dev?: boolean;
+  /** Milliseconds a handler may take; a later answer is replaced by 503. Default 0: no limit (route option `timeoutMs` overrides). */
+  requestTimeoutMs?: number;
   /** `GET /openapi.json` and `GET /docs` (on by default); `false` turns both off. See docs/openapi.md. */
   openapi?: false | OpenApiOptions;
   /** WebSocket limits: `maxPayloadLength`, `backpressureLimit`, `idleTimeout`, … (docs/websockets.md). */
@@ -73,6 +76,7 @@ export class Webfw extends RouterBase {
       maxBodySize,
       formLimits: { ...DEFAULT_FORM_LIMITS, ...options.formLimits },
       dev: options.dev ?? false,
+      requestTimeoutMs: checkTimeout(options.requestTimeoutMs, "requestTimeoutMs"),
       openapi: resolveOpenApiOptions(options.openapi),
       websocket: resolveWebSocketOptions(options.websocket),
     };

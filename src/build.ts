@@ -21,6 +21,7 @@ import { Request } from "./request.ts";
 import { patternParams, type RouteRecord } from "./route.ts";
 import type { RouterBase } from "./router-base.ts";
 import { decodeParams, type RouteTable, Runtime } from "./runtime.ts";
+import { checkTimeout } from "./timeout.ts";
 import { mountWebSockets, type WebSocketRuntime } from "./websocket/mount.ts";
 import { isSyncHandler, type WorkerPool } from "./workers/pool.ts";
 
@@ -67,6 +68,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     logError: (error, request) =>
       logger.error("unhandled error in handler", { method: request.method, url: request.url, error }),
     dev: app.config.dev,
+    requestTimeoutMs: app.config.requestTimeoutMs,
   };
   const owned = [
     ...collectRoutes(app, [app]),
@@ -101,6 +103,10 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
       args: route.options.args && Object.keys(route.options.args).length > 0 ? route.options.args : null,
       pathParamNames: patternParams(route.path),
       body: route.options.body ?? null,
+      timeoutMs:
+        route.options.timeoutMs === undefined
+          ? undefined
+          : checkTimeout(route.options.timeoutMs, `timeoutMs of ${route.method} ${route.path}`),
       routerDependencies:
         routers.length > 0 ? Object.assign({}, ...routers.map((r) => r.dependencies)) : app.dependencies,
     };

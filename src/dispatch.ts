@@ -13,6 +13,7 @@ import { Request } from "./request.ts";
 import { Response } from "./response.ts";
 import type { BodySchema } from "./route.ts";
 import { isStandardSchema, issuePath } from "./standard-schema.ts";
+import { withTimeout } from "./timeout.ts";
 
 type WebResponse = globalThis.Response;
 export type Params = Record<string, string>;
@@ -35,6 +36,8 @@ export interface PipelineConfig {
   exceptionHandler: ((error: unknown, request: Request) => unknown) | null;
   logError: ErrorLogger;
   dev: boolean;
+  /** Milliseconds a handler may take before the request gets 503; 0 or absent: no limit. */
+  requestTimeoutMs?: number;
 }
 
 /** Everything one route needs, resolved from its routers at start. */
@@ -54,6 +57,8 @@ export interface RoutePlan {
   rawBody?: boolean;
   /** Runs the handler somewhere else (the worker pool); default: call it inline. */
   invoke?: (request: Request) => unknown;
+  /** This route's handler time limit in ms (0: none); default: the app's `requestTimeoutMs`. */
+  timeoutMs?: number;
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -64,7 +69,7 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
  * schema ▶ handler ▶ conversion ▶ after middlewares ▶ response headers.
  */
 export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatcher {
-  const handler = plan.invoke ?? plan.handler;
+  const handler = withTimeout(plan.invoke ?? plan.handler, plan.timeoutMs ?? config.requestTimeoutMs ?? 0);
   const readsBody = BODY_METHODS.has(plan.method) && plan.rawBody !== true;
   const headersExcluded = config.excludedHeaderPaths.has(plan.pattern);
   const responseRules = headersExcluded ? [] : config.responseHeaders;

@@ -48,6 +48,8 @@ export interface RouteOptions<A extends ArgShape = EmptyArgs, B = unknown> {
   body?: BodySchema<B>;
   /** Run a synchronous handler on the worker pool (`true`) or inline (`false`); default: pool when `--workers > 1`. */
   offload?: boolean;
+  /** Milliseconds the handler may take before the request gets 503; 0: no limit. Default: the app's `requestTimeoutMs`. */
+  timeoutMs?: number;
   /** OpenAPI: a one-line summary. */
   summary?: string;
   /** OpenAPI: a longer description. */

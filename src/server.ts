@@ -54,6 +54,8 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
     hostname: start.host,
     port: start.port,
     reusePort: start.reusePort,
+    // Slow or stalled clients (keep-alive, bodies): Bun closes them after this many seconds.
+    idleTimeout: start.idleTimeout,
     // Bun's own limit is only a backstop: webfw answers 413 itself (with its headers) below it.
     maxRequestBodySize: Math.min(maxBodySize * 2 + 1024 * 1024, 2 ** 32),
     // Bun's HTML error page shows stacks; it is never on unless --dev.

@@ -18,6 +18,11 @@ export interface StartOptions {
   workers?: number;
   /** One log line per request at INFO; default: when the app file is the program run. */
   accessLog?: boolean;
+  /**
+   * Seconds a connection may sit idle (keep-alive, or a request body that stopped arriving) before it is
+   * closed: Bun's `idleTimeout`, 0-255, default 10; 0 disables it. Bun ticks every 4 s, so expect up to 4 s more.
+   */
+  idleTimeout?: number;
 }
 
 export interface ResolvedStart {
@@ -28,6 +33,7 @@ export interface ResolvedStart {
   handleSignals: boolean;
   workers: number;
   accessLog: boolean;
+  idleTimeout: number;
 }
 
 /** Merges explicit options, flags and environment, in that order of precedence. */
@@ -42,6 +48,12 @@ export function resolveStart(app: Webfw, options: StartOptions, plan?: StartPlan
   if (options.workers !== undefined && (!Number.isInteger(options.workers) || options.workers < 1)) {
     throw new RangeError(`invalid workers ${options.workers}`);
   }
+  const idleTimeout = options.idleTimeout ?? 10;
+  if (!Number.isInteger(idleTimeout) || idleTimeout < 0 || idleTimeout > 255) {
+    throw new RangeError(
+      `idleTimeout must be an integer number of seconds from 0 to 255, got ${idleTimeout}`,
+    );
+  }
   return {
     host,
     port,
@@ -50,6 +62,7 @@ export function resolveStart(app: Webfw, options: StartOptions, plan?: StartPlan
     handleSignals: options.handleSignals ?? isMain,
     workers: options.workers ?? flags?.workers ?? 1,
     accessLog: options.accessLog ?? isMain,
+    idleTimeout,
   };
 }
 

@@ -20,7 +20,8 @@ export function burn(iterations: number): number {
 /** Iterations for the `cpu` scenario, from the environment (set by bench/run.ts). */
 export function cpuIterations(): number {
   const value = Number(process.env.BENCH_CPU_ITERATIONS ?? "2000000");
-  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError("BENCH_CPU_ITERATIONS must be a positive integer");
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new RangeError("BENCH_CPU_ITERATIONS must be a positive integer");
   return value;
 }
 

@@ -54,7 +54,12 @@ function scriptPath(name: string): string {
   return join(HERE, "lua", name);
 }
 
-export async function measure(scenario: Scenario, variant: Variant, settings: Settings, repeat: number): Promise<Sample> {
+export async function measure(
+  scenario: Scenario,
+  variant: Variant,
+  settings: Settings,
+  repeat: number,
+): Promise<Sample> {
   const base: Sample = {
     scenario: scenario.name,
     variant: variant.id,
@@ -105,7 +110,11 @@ async function sanityCheck(url: string, scenario: Scenario): Promise<string | nu
   return scenario.check ? scenario.check(response) : null;
 }
 
-async function loadHttp(server: RunningServer, scenario: Scenario, settings: Settings): Promise<Partial<Sample>> {
+async function loadHttp(
+  server: RunningServer,
+  scenario: Scenario,
+  settings: Settings,
+): Promise<Partial<Sample>> {
   const common = {
     url: server.url + scenario.path,
     cpus: LOAD_CORE,
@@ -126,7 +135,11 @@ async function loadHttp(server: RunningServer, scenario: Scenario, settings: Set
   };
 }
 
-async function loadCpu(server: RunningServer, scenario: Scenario, settings: Settings): Promise<Partial<Sample>> {
+async function loadCpu(
+  server: RunningServer,
+  scenario: Scenario,
+  settings: Settings,
+): Promise<Partial<Sample>> {
   const load = { url: server.url + scenario.path, cpus: LOAD_CORE, connections: settings.cpuConnections };
   if (settings.warmup > 0) await runWrk({ ...load, duration: settings.warmup });
   const watch = new CpuWatch();
@@ -134,7 +147,13 @@ async function loadCpu(server: RunningServer, scenario: Scenario, settings: Sett
   // The load and a single-connection probe of /health run at the same time.
   const [result, health] = await Promise.all([
     runWrk({ ...load, duration: settings.duration }),
-    runWrk({ url: `${server.url}/health`, cpus: LOAD_CORE, connections: 1, duration: settings.duration, latency: true }),
+    runWrk({
+      url: `${server.url}/health`,
+      cpus: LOAD_CORE,
+      connections: 1,
+      duration: settings.duration,
+      latency: true,
+    }),
   ]);
   const own = processTicks(server.pid) - serverBefore + result.cpuTicks + health.cpuTicks;
   return {
@@ -148,7 +167,11 @@ async function loadCpu(server: RunningServer, scenario: Scenario, settings: Sett
   };
 }
 
-async function loadWs(server: RunningServer, scenario: Scenario, settings: Settings): Promise<Partial<Sample>> {
+async function loadWs(
+  server: RunningServer,
+  scenario: Scenario,
+  settings: Settings,
+): Promise<Partial<Sample>> {
   const url = `${server.url.replace("http", "ws")}${scenario.path}`;
   const args = [
     "taskset",
@@ -170,7 +193,11 @@ async function loadWs(server: RunningServer, scenario: Scenario, settings: Setti
   const code = await proc.exited;
   clearTimeout(timer);
   if (code !== 0) throw new Error(`WebSocket client exited with ${code}: ${err.trim().split("\n").at(-1)}`);
-  const result = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { rate: number; messages: number; mismatches: number };
+  const result = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as {
+    rate: number;
+    messages: number;
+    mismatches: number;
+  };
   const own = processTicks(server.pid) - serverBefore + subprocessTicks(proc.resourceUsage());
   return {
     value: result.rate,
@@ -180,7 +207,11 @@ async function loadWs(server: RunningServer, scenario: Scenario, settings: Setti
   };
 }
 
-async function loadRss(server: RunningServer, scenario: Scenario, settings: Settings): Promise<Partial<Sample>> {
+async function loadRss(
+  server: RunningServer,
+  scenario: Scenario,
+  settings: Settings,
+): Promise<Partial<Sample>> {
   await Bun.sleep(1000);
   const idle = rssKb(server.pid) ?? 0;
   const half = Math.max(1, Math.floor(settings.rssRequests / 2));

@@ -54,7 +54,10 @@ export async function startServer(
     if (!live.has(proc)) return;
     live.delete(proc);
     proc.kill("SIGTERM");
-    const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(STOP_TIMEOUT_MS).then(() => false)]);
+    const exited = await Promise.race([
+      proc.exited.then(() => true),
+      Bun.sleep(STOP_TIMEOUT_MS).then(() => false),
+    ]);
     if (!exited) {
       proc.kill("SIGKILL");
       await proc.exited;

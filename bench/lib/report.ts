@@ -8,7 +8,9 @@ export function median(values: number[]): number | null {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return null;
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export interface Row {
@@ -77,14 +79,22 @@ export function summarise(scenario: Scenario, samples: Sample[], unavailable?: s
       row.ratio = row.rssIdleMb && base?.rssIdleMb ? row.rssIdleMb / base.rssIdleMb : null;
     } else row.ratio = row.median !== null && base?.median ? row.median / base.median : null;
   }
-  return { name: scenario.name, title: scenario.title, kind: scenario.kind, baseline: scenario.baseline, rows, unavailable };
+  return {
+    name: scenario.name,
+    title: scenario.title,
+    kind: scenario.kind,
+    baseline: scenario.baseline,
+    rows,
+    unavailable,
+  };
 }
 
 function value(results: ScenarioResult[], scenario: string, variant: string): Row | undefined {
   return results.find((r) => r.name === scenario)?.rows.find((row) => row.variant === variant);
 }
 
-const fmt = (n: number | null | undefined, digits = 2) => (n === null || n === undefined ? "–" : n.toFixed(digits));
+const fmt = (n: number | null | undefined, digits = 2) =>
+  n === null || n === undefined ? "–" : n.toFixed(digits);
 
 /** The targets of DESIGN §4, checked for every webfw router engine. */
 export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
@@ -94,8 +104,20 @@ export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
     const y = value(results, scenario, b)?.median;
     return x != null && y ? x / y : null;
   };
-  const add = (scenario: string, target: string, engine: string, measured: number | null, pass: (v: number) => boolean) =>
-    checks.push({ scenario, target, engine, measured: fmt(measured), pass: measured === null ? null : pass(measured) });
+  const add = (
+    scenario: string,
+    target: string,
+    engine: string,
+    measured: number | null,
+    pass: (v: number) => boolean,
+  ) =>
+    checks.push({
+      scenario,
+      target,
+      engine,
+      measured: fmt(measured),
+      pass: measured === null ? null : pass(measured),
+    });
   for (const engine of ENGINES) {
     const w = `webfw-${engine}`;
     add("hello", "≥ 0.97 × raw", engine, ratio("hello", w, "raw"), (v) => v >= 0.97);
@@ -111,8 +133,20 @@ export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
     const growth = row?.rssEndMb && row.rssMidMb ? row.rssEndMb / row.rssMidMb : null;
     add("rss", "flat: RSS after N ≤ 1.1 × after N/2", engine, growth, (v) => v <= 1.1);
   }
-  add("cpu", "workers: 2 ≥ 1.7 × inline", "bun", ratio("cpu", "webfw-workers2", "webfw-inline"), (v) => v >= 1.7);
-  add("cpu", "/health p99 < 10 ms (workers: 2)", "bun", value(results, "cpu", "webfw-workers2")?.healthP99Ms ?? null, (v) => v < 10);
+  add(
+    "cpu",
+    "workers: 2 ≥ 1.7 × inline",
+    "bun",
+    ratio("cpu", "webfw-workers2", "webfw-inline"),
+    (v) => v >= 1.7,
+  );
+  add(
+    "cpu",
+    "/health p99 < 10 ms (workers: 2)",
+    "bun",
+    value(results, "cpu", "webfw-workers2")?.healthP99Ms ?? null,
+    (v) => v < 10,
+  );
   add("ws", "≥ 0.9 × raw Bun WebSocket", "bun", ratio("ws", "webfw", "raw"), (v) => v >= 0.9);
   return checks.filter((c) => results.some((r) => r.name === c.scenario));
 }
@@ -127,7 +161,8 @@ export interface Report {
   samples: Sample[];
 }
 
-const int = (n: number | null | undefined) => (n === null || n === undefined ? "–" : Math.round(n).toLocaleString("en-US"));
+const int = (n: number | null | undefined) =>
+  n === null || n === undefined ? "–" : Math.round(n).toLocaleString("en-US");
 
 function tableFor(result: ScenarioResult, settings: Settings): string {
   const lines: string[] = [`### ${result.name}: ${result.title}`, ""];
@@ -136,7 +171,8 @@ function tableFor(result: ScenarioResult, settings: Settings): string {
     const parts: string[] = [];
     if (row.problem) parts.push(`failed: ${row.problem}`);
     if (row.errors > 0) parts.push(`${row.errors} errors`);
-    if (row.maxInterference > settings.noise) parts.push(`noisy (${Math.round(row.maxInterference * 100)}% CPU elsewhere)`);
+    if (row.maxInterference > settings.noise)
+      parts.push(`noisy (${Math.round(row.maxInterference * 100)}% CPU elsewhere)`);
     return parts.join("; ");
   };
   if (result.kind === "rss") {
@@ -187,7 +223,7 @@ export function markdown(report: Report): string {
       `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests.`,
     `Command: \`${report.command}\``,
     "",
-    "Values are medians over the repeats; ratios divide medians. \"noisy\" marks rows where another process took",
+    'Values are medians over the repeats; ratios divide medians. "noisy" marks rows where another process took',
     `more than ${Math.round(settings.noise * 100)}% of the CPU during a sample even after ${settings.retries} retries.`,
     "",
     ...report.results.map((r) => tableFor(r, settings)),
@@ -196,7 +232,8 @@ export function markdown(report: Report): string {
     "| scenario | target | engine | measured | met |",
     "|---|---|---|--:|---|",
     ...report.targets.map(
-      (t) => `| ${t.scenario} | ${t.target} | ${t.engine} | ${t.measured} | ${t.pass === null ? "–" : t.pass ? "yes" : "**no**"} |`,
+      (t) =>
+        `| ${t.scenario} | ${t.target} | ${t.engine} | ${t.measured} | ${t.pass === null ? "–" : t.pass ? "yes" : "**no**"} |`,
     ),
     "",
   ];

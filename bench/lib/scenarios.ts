@@ -118,7 +118,12 @@ export const SCENARIOS: Scenario[] = [
     baseline: "webfw-inline",
     variants: [
       { ...raw, label: "raw Bun.serve (inline)" },
-      { id: "webfw-inline", label: "webfw inline (workers: 1)", server: "webfw", env: { BENCH_WORKERS: "1" } },
+      {
+        id: "webfw-inline",
+        label: "webfw inline (workers: 1)",
+        server: "webfw",
+        env: { BENCH_WORKERS: "1" },
+      },
       { id: "webfw-workers2", label: "webfw workers: 2", server: "webfw", env: { BENCH_WORKERS: "2" } },
     ],
     check: async (response) => {

@@ -21,7 +21,7 @@ function routesFor(name: string): Routes {
       return { "/": new Response(HELLO) };
     case "params":
       return {
-        "/id/:id": (req: Bun.BunRequest<"/id/:id">) => {
+        "/id/:id": (req: Bun.BunRequest) => {
           const name = new URL(req.url).searchParams.get("name");
           return new Response(`${req.params.id} ${name}`, { headers: { "x-powered-by": POWERED_BY } });
         },

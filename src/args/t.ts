@@ -136,7 +136,10 @@ class BoolSpec extends ArgSpec<boolean> {
     const text = raw.trim().toLowerCase();
     if (TRUE.has(text)) return true;
     if (FALSE.has(text)) return false;
-    throw new ArgError(name, `argument '${name}' must be a boolean (true/false, 1/0, yes/no, on/off), got '${raw}'`);
+    throw new ArgError(
+      name,
+      `argument '${name}' must be a boolean (true/false, 1/0, yes/no, on/off), got '${raw}'`,
+    );
   }
   protected convertJson(value: unknown, name: string): boolean {
     if (typeof value === "boolean") return value;

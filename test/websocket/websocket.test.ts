@@ -511,3 +511,28 @@ describe("registration", () => {
     expect(response.status).toBe(426);
   });
 });
+
+describe("access log", () => {
+  test("an upgrade is logged with 101, a refused one with its status", async () => {
+    const app = new Webfw(import.meta.path, { openapi: false });
+    app.configureAuthentication(new TokenAuth());
+    app.websocket("/logged", async (ws) => {
+      await ws.sendText("hi");
+    });
+    app.websocket("/logged-private", () => {}, { authRequired: true });
+    const lines = spyOn(logger, "accessLog").mockImplementation(() => {});
+    const server = await app.start({ port: 0, host: "127.0.0.1", handleSignals: false, argv: [], accessLog: true });
+    try {
+      const client = await connect(wsUrl(server, "/logged"));
+      expect(await client.next()).toBe("hi");
+      expect((await rawHandshake(server, "/logged-private")).status).toBe(401);
+      const logged = lines.mock.calls.map(([method, path, status]) => [method, path, status]);
+      expect(logged).toContainEqual(["GET", "/logged", 101]);
+      expect(logged).toContainEqual(["GET", "/logged-private", 401]);
+      client.close();
+    } finally {
+      lines.mockRestore();
+      await server.stop(true);
+    }
+  });
+});
