@@ -2,7 +2,7 @@ import type { Server } from "bun";
 import { ArgError, type ArgSpec, ObjectSpec } from "./args/t.ts";
 import type { AuthenticationHandler } from "./auth.ts";
 import type { FormLimits } from "./body/forms.ts";
-import { isFormContentType, parseForm } from "./body/forms.ts";
+import { isFormContentType } from "./body/forms.ts";
 import { readBody } from "./body/read-body.ts";
 import { toWebfwResponse, toWebResponse } from "./convert.ts";
 import { defaultErrorResponse, type ErrorLogger } from "./error-response.ts";
