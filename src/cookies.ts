@@ -32,6 +32,9 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   if (typeof name !== "string" || !TOKEN.test(name))
     throw new TypeError(`invalid cookie name '${String(name)}'`);
   if (typeof value !== "string") throw new TypeError(`cookie '${name}' value must be a string`);
+  // encodeURIComponent would throw URIError on a lone surrogate: make it the documented TypeError.
+  if (!value.isWellFormed())
+    throw new TypeError(`cookie '${name}' value is not well-formed Unicode (lone surrogate)`);
   // Values are percent-encoded so that any text round-trips and nothing can break out of the attribute.
   let cookie = `${name}=${encodeURIComponent(value)}`;
   // Names are tokens and encoded values are ASCII, so characters are bytes.

@@ -16,5 +16,7 @@ export function applyHeaderRules(headers: globalThis.Headers, rules: readonly He
 /** Validates a header at configuration time, so a CR/LF never reaches a response. */
 export function checkedRule(name: string, value: string, mode: HeaderRule["mode"]): HeaderRule {
   new globalThis.Headers().set(name, value); // throws TypeError on invalid names or CR/LF in values
+  // Headers.set trims leading and trailing CR/LF instead of refusing them: refuse them anywhere.
+  if (/[\r\n\0]/.test(value)) throw new TypeError(`header '${name}' has CR, LF or NUL in its value`);
   return { name, value, mode };
 }

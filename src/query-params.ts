@@ -50,9 +50,16 @@ export class QueryParams {
   toDict(): Record<string, string[]> {
     const out: Record<string, string[]> = {};
     for (const [key, value] of this.params) {
-      const values = out[key] ?? [];
-      values.push(value);
-      out[key] = values;
+      // Own properties only: a key named `toString` or `__proto__` must not find (or set) the prototype's.
+      const values = Object.hasOwn(out, key) ? out[key] : undefined;
+      if (values) values.push(value);
+      else
+        Object.defineProperty(out, key, {
+          value: [value],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     return out;
   }

@@ -7,6 +7,7 @@ import {
   parseFormSync,
 } from "./body/forms.ts";
 import { parseCookies } from "./cookies.ts";
+import { BadRequestError } from "./errors.ts";
 import { Headers } from "./headers.ts";
 import type { Identity } from "./identity.ts";
 import { parseJson } from "./json.ts";
@@ -149,7 +150,13 @@ export class Request<
    * Throws `BadRequestError` (400 when not caught) on invalid JSON.
    */
   json<T = unknown>(): T {
-    const text = typeof this.body === "string" ? this.body : new TextDecoder().decode(this.bodyBytes);
+    let text: string;
+    try {
+      text = typeof this.body === "string" ? this.body : utf8.decode(this.bodyBytes);
+    } catch {
+      // JSON must be UTF-8 (RFC 8259 §8.1): undecodable bytes are bad input, not text to patch with U+FFFD.
+      throw new BadRequestError("invalid JSON body: not valid UTF-8");
+    }
     return parseJson(text) as T;
   }
 

@@ -1,11 +1,12 @@
 import type { Server } from "bun";
 import type { Webfw } from "./app.ts";
+import type { BuiltApp } from "./build.ts";
 import { browserUrl, openUrl } from "./cli/open.ts";
 import { prepareStart, type StartPlan } from "./cli/prepare-start.ts";
 import { textResponse } from "./error-response.ts";
 import { logger } from "./log/logger.ts";
 import { onShutdownSignal } from "./process/shutdown.ts";
-import { resolveStart, type StartOptions } from "./start-options.ts";
+import { type ResolvedStart, resolveStart, type StartOptions } from "./start-options.ts";
 import { WorkerPool } from "./workers/pool.ts";
 import { inWorkerMode } from "./workers/worker-mode.ts";
 
@@ -38,51 +39,37 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   if (plan?.flags.disableOpenapi) (app.config as { openapi: unknown }).openapi = false;
   if (start.dev) (app.config as { dev: boolean }).dev = true;
   const pool = start.workers > 1 ? new WorkerPool(app.mainFile, start.workers) : null;
+  let built: BuiltApp | null = null;
+  let server: Server<unknown>;
   try {
     await pool?.ready();
+    built = await app.build({ pool, accessLog: start.accessLog && logger.enabled("INFO") });
+    // WebSocket broadcast relay (src/websocket/): connect to Redis before listening, so a bad redisUrl fails start().
+    await built.websocket?.start();
+    for (const handler of app.startupHandlers) await handler();
+    server = listen(app, start, built);
   } catch (error) {
+    // Nothing may outlive a failed start: Workers, the Redis relay, native matchers.
+    built?.websocket?.stop();
+    built?.runtime.close();
     await pool?.close();
     throw error;
   }
-  const built = await app.build({ pool, accessLog: start.accessLog && logger.enabled("INFO") });
-  // WebSocket broadcast relay (src/websocket/): connect to Redis before listening, so a bad redisUrl fails start().
-  await built.websocket?.start();
-  for (const handler of app.startupHandlers) await handler();
-
-  const maxBodySize = app.config.maxBodySize;
-  const server = Bun.serve({
-    hostname: start.host,
-    port: start.port,
-    reusePort: start.reusePort,
-    // Slow or stalled clients (keep-alive, bodies): Bun closes them after this many seconds.
-    idleTimeout: start.idleTimeout,
-    // Bun's own limit is only a backstop: webfw answers 413 itself (with its headers) below it.
-    maxRequestBodySize: Math.min(maxBodySize * 2 + 1024 * 1024, 2 ** 32),
-    // Bun's HTML error page shows stacks; it is never on unless --dev.
-    development: start.dev,
-    routes: built.bunRoutes,
-    fetch: (request, srv) => built.handle(request, srv),
-    // Bun's handler for every WebSocket route, with the app's limits (maxPayloadLength, backpressureLimit, …).
-    websocket: built.websocket?.handler,
-    error(error) {
-      console.error("unhandled error:", error);
-      return textResponse(500, "Internal Server Error");
-    },
-  });
-
-  built.websocket?.attach(server);
+  // Assigned in the try above, which rethrows on failure.
+  const compiled = built as BuiltApp;
+  compiled.websocket?.attach(server);
 
   let stopping: Promise<void> | null = null;
   const stop = (force = false): Promise<void> => {
     stopping ??= (async () => {
       // Open WebSockets would hold the server open: close them (1001 going away) first.
-      built.websocket?.closeAll();
+      compiled.websocket?.closeAll();
       const drained = server.stop(force);
       const timeout = Bun.sleep(options.drainTimeoutMs ?? DEFAULT_DRAIN_MS).then(() => "timeout" as const);
       if ((await Promise.race([drained, timeout])) === "timeout") await server.stop(true);
-      built.runtime.close();
+      compiled.runtime.close();
       await pool?.close();
-      built.websocket?.stop();
+      compiled.websocket?.stop();
       for (const handler of app.shutdownHandlers) {
         try {
           await handler();
@@ -122,5 +109,28 @@ function workerModeHandle(): Promise<ServerHandle> {
       throw new Error("no server inside a handler Worker");
     },
     stop: async () => {},
+  });
+}
+
+function listen(app: Webfw, start: ResolvedStart, built: BuiltApp): Server<unknown> {
+  const maxBodySize = app.config.maxBodySize;
+  return Bun.serve({
+    hostname: start.host,
+    port: start.port,
+    reusePort: start.reusePort,
+    // Slow or stalled clients (keep-alive, bodies): Bun closes them after this many seconds.
+    idleTimeout: start.idleTimeout,
+    // Bun's own limit is only a backstop: webfw answers 413 itself (with its headers) below it.
+    maxRequestBodySize: Math.min(maxBodySize * 2 + 1024 * 1024, 2 ** 32),
+    // Bun's HTML error page shows stacks; it is never on unless --dev.
+    development: start.dev,
+    routes: built.bunRoutes,
+    fetch: (request, srv) => built.handle(request, srv),
+    // Bun's handler for every WebSocket route, with the app's limits (maxPayloadLength, backpressureLimit, …).
+    websocket: built.websocket?.handler,
+    error(error) {
+      console.error("unhandled error:", error);
+      return textResponse(500, "Internal Server Error");
+    },
   });
 }

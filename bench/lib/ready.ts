@@ -5,6 +5,8 @@
 export function announce(port: number | undefined): void {
   if (port === undefined || port === 0) throw new Error("server did not report a port");
   console.log(JSON.stringify({ ready: true, port }));
+  // A normal exit on SIGTERM, so that `bun --cpu-prof` / `--heap-prof` write their profiles (bench/profile.ts).
+  process.once("SIGTERM", () => process.exit(0));
 }
 
 /** The scenario this server process serves (bench/lib/scenarios.ts). */

@@ -88,10 +88,12 @@ export function perCoreTimes(): CpuTimes[] {
   for (const line of safeRead("/proc/stat").split("\n")) {
     const match = /^cpu(\d+)\s+(.*)$/.exec(line);
     if (!match) continue;
-    const fields = (match[2] as string).trim().split(/\s+/).map(Number);
-    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-    const total = fields.reduce((a, b) => a + b, 0);
-    cores[Number(match[1])] = { busy: total - idle, total };
+    const f = (match[2] as string).trim().split(/\s+/).map(Number);
+    // user nice system idle iowait irq softirq steal: interrupt time is left out of "busy" (the
+    // loopback traffic we generate is mostly softirq, which no process is charged for); steal stays in.
+    const busy = (f[0] ?? 0) + (f[1] ?? 0) + (f[2] ?? 0) + (f[7] ?? 0);
+    const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+    cores[Number(match[1])] = { busy, total };
   }
   return cores;
 }

@@ -61,6 +61,14 @@ switch (scenario) {
     throw new Error(`webfw: unknown scenario ${scenario}`);
 }
 
-const handle = await app.start({ host: "127.0.0.1", port: 0, workers, handleSignals: false });
+// No access log: that is what `--fast` (log level WARNING) gives; the log's own cost is measured in docs/performance.md.
+const handle = await app.start({
+  host: "127.0.0.1",
+  port: Number(process.env.BENCH_PORT ?? "0"),
+  workers,
+  handleSignals: false,
+  accessLog: process.env.BENCH_ACCESS_LOG === "1",
+  argv: (process.env.BENCH_ARGV ?? "").split(" ").filter(Boolean),
+});
 // Inside a handler Worker start() does not listen (port 0): nothing to announce.
 if (handle.port !== 0) announce(handle.port);

@@ -8,6 +8,8 @@ interface Waiter {
   reject(error: WebSocketDisconnect): void;
 }
 
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
 /** What the inbox needs from the socket to apply backpressure. */
 export interface FlowControl {
   pause(): void;
@@ -62,6 +64,18 @@ export class Inbox {
     if (this.ended) return Promise.reject(this.ended);
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
+    });
+  }
+
+  /**
+   * `next()` as an iterator result, ending (instead of throwing) at the disconnect: what
+   * `for await` calls, without the promises an async generator would add per message.
+   */
+  nextResult(): Promise<IteratorResult<Message, undefined>> {
+    if (this.size > 0) return Promise.resolve({ done: false, value: this.shift() });
+    if (this.ended) return Promise.resolve(DONE);
+    return new Promise((resolve) => {
+      this.waiters.push({ resolve: (value) => resolve({ done: false, value }), reject: () => resolve(DONE) });
     });
   }
 

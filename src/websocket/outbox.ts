@@ -28,6 +28,8 @@ export class Outbox {
   private readonly queue: Pending[] = [];
   private queuedBytes = 0;
   private ended: WebSocketDisconnect | null = null;
+  /** Bun reported buffered data on the last write: check the buffer before the next (else skip that native call). */
+  private pressured = false;
 
   constructor(
     private readonly target: SendTarget,
@@ -37,7 +39,11 @@ export class Outbox {
 
   send(data: Outgoing): Promise<void> {
     if (this.ended) return handled(Promise.reject(this.ended));
-    if (this.queue.length === 0 && this.hasRoom() && this.target.send(data) !== 0) return SENT;
+    if (this.queue.length === 0 && (!this.pressured || this.hasRoom())) {
+      const status = this.target.send(data);
+      this.pressured = status <= 0;
+      if (status !== 0) return SENT;
+    }
     return handled(
       new Promise<void>((resolve, reject) => {
         this.queue.push({ data, resolve, reject });
@@ -52,7 +58,9 @@ export class Outbox {
   drain(): void {
     while (this.queue.length > 0 && !this.ended && this.hasRoom()) {
       const pending = this.queue[0] as Pending;
-      if (this.target.send(pending.data) === 0) return;
+      const status = this.target.send(pending.data);
+      this.pressured = status <= 0;
+      if (status === 0) return;
       this.queue.shift();
       this.queuedBytes -= sizeOf(pending.data);
       pending.resolve();

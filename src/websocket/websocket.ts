@@ -162,17 +162,8 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
   }
 
   /** Iterates over messages until the peer closes (then ends without throwing). */
-  async *[Symbol.asyncIterator](): AsyncIterator<Message> {
-    for (;;) {
-      let message: Message;
-      try {
-        message = await this.inbox.next();
-      } catch (error) {
-        if (error instanceof WebSocketDisconnect) return;
-        throw error;
-      }
-      yield message;
-    }
+  [Symbol.asyncIterator](): AsyncIterator<Message, undefined> {
+    return { next: () => this.inbox.nextResult() };
   }
 
   sendText(text: string): Promise<void> {

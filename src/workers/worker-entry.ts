@@ -66,13 +66,16 @@ async function answer(
   }
 }
 
+const loading = load();
+// Listen before the app has loaded: a message that arrives meanwhile (a replacement Worker gets
+// traffic at once) would otherwise be dropped, and its request would never be answered.
+self.onmessage = async (event: MessageEvent<WorkerCall>) => {
+  const reply = await answer(await loading.catch(() => new Map<string, RouteHandler>()), event.data);
+  const transfer = "body" in reply && reply.body ? [reply.body.buffer as ArrayBuffer] : [];
+  self.postMessage(reply, transfer);
+};
 try {
-  const handlers = await load();
-  self.onmessage = async (event: MessageEvent<WorkerCall>) => {
-    const reply = await answer(handlers, event.data);
-    const transfer = "body" in reply && reply.body ? [reply.body.buffer as ArrayBuffer] : [];
-    self.postMessage(reply, transfer);
-  };
+  const handlers = await loading;
   self.postMessage({ ready: true, routes: [...handlers.keys()] } satisfies WorkerReady);
 } catch (error) {
   self.postMessage({

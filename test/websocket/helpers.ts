@@ -131,5 +131,5 @@ export function rawHandshake(
 
 /** Starts the app on 127.0.0.1, port 0. */
 export function start(app: Webfw): Promise<ServerHandle> {
-  return app.start({ port: 0, host: "127.0.0.1", handleSignals: false, argv: [] });
+  return app.start({ port: 0, host: "127.0.0.1", handleSignals: false, argv: [], accessLog: false });
 }

@@ -142,6 +142,11 @@ describe("broadcast through Redis", () => {
     return client;
   };
   const nextEvent = async (client: TestClient) => JSON.parse(String(await client.next())) as ChatEvent;
+  /** The next event that is not `skip` (skipped at most once). */
+  const skipping = async (client: TestClient, skip: ChatEvent) => {
+    const event = await nextEvent(client);
+    return JSON.stringify(event) === JSON.stringify(skip) ? nextEvent(client) : event;
+  };
 
   test("two processes really are two servers", () => {
     expect(urls.length).toBe(2);
@@ -155,7 +160,8 @@ describe("broadcast through Redis", () => {
 
     const bob = await joinAt(1, "lobby", "bob");
     expect((await nextEvent(bob)).type).toBe("welcome");
-    expect(await nextEvent(bob)).toEqual({ type: "join", name: "bob" });
+    // Ada's join may still be on its way through Redis when bob connects: he may or may not see it.
+    expect(await skipping(bob, { type: "join", name: "ada" })).toEqual({ type: "join", name: "bob" });
     // Bob's join was broadcast by process 2: ada, on process 1, gets it through Redis.
     expect(await nextEvent(ada)).toEqual({ type: "join", name: "bob" });
 
@@ -164,13 +170,16 @@ describe("broadcast through Redis", () => {
     await nextEvent(other);
 
     ada.send("hello from process one");
-    for (const client of [ada, bob]) {
-      expect(await nextEvent(client)).toMatchObject({
-        type: "message",
-        from: "ada",
-        text: "hello from process one",
-      });
-    }
+    expect(await nextEvent(ada)).toMatchObject({
+      type: "message",
+      from: "ada",
+      text: "hello from process one",
+    });
+    expect(await skipping(bob, { type: "join", name: "ada" })).toMatchObject({
+      type: "message",
+      from: "ada",
+      text: "hello from process one",
+    });
     bob.send("and back from process two");
     for (const client of [ada, bob]) {
       expect(await nextEvent(client)).toMatchObject({

@@ -521,7 +521,13 @@ describe("access log", () => {
     });
     app.websocket("/logged-private", () => {}, { authRequired: true });
     const lines = spyOn(logger, "accessLog").mockImplementation(() => {});
-    const server = await app.start({ port: 0, host: "127.0.0.1", handleSignals: false, argv: [], accessLog: true });
+    const server = await app.start({
+      port: 0,
+      host: "127.0.0.1",
+      handleSignals: false,
+      argv: [],
+      accessLog: true,
+    });
     try {
       const client = await connect(wsUrl(server, "/logged"));
       expect(await client.next()).toBe("hi");
