@@ -289,24 +289,7 @@ function errorDispatchers(
           : () => {
               throw new HttpError(status, message, headers);
             };
-      dispatcher = wrap(
-        compileRoute(
-          {
-            pattern: "",
-            method: "GET",
-            handler,
-            before,
-            after,
-            auth: null,
-            authRequired: false,
-            args: null,
-            pathParamNames: [],
-            body: null,
-            routerDependencies: {},
-          },
-          config,
-        ),
-      );
+      dispatcher = wrap(compileRoute(builtInPlan("", "GET", handler, before, after), config));
       if (cache.size < 256) cache.set(key, dispatcher);
     }
     return dispatcher;
@@ -334,21 +317,38 @@ function mcpDispatchers(
     : undefined;
   const methods = new Map<string, Dispatcher>();
   for (const method of ["POST", "GET", "DELETE"]) {
-    const plan: RoutePlan = {
-      pattern: MCP_PATH,
+    const plan = builtInPlan(
+      MCP_PATH,
       method,
-      handler: (request) => app.mcp.handle(request.raw, check),
+      (request) => app.mcp.handle(request.raw, check),
       before,
       after,
-      auth: null,
-      authRequired: false,
-      args: null,
-      pathParamNames: [],
-      body: null,
-      routerDependencies: {},
-      rawBody: true,
-    };
+    );
+    plan.rawBody = true;
     methods.set(method, compileRoute(plan, config));
   }
   return methods;
+}
+
+/** The plan of a framework-made route: only the app-global middlewares around a handler. */
+function builtInPlan(
+  pattern: string,
+  method: string,
+  handler: (request: Request) => unknown,
+  before: BeforeMiddleware[],
+  after: AfterMiddleware[],
+): RoutePlan {
+  return {
+    pattern,
+    method,
+    handler,
+    before,
+    after,
+    auth: null,
+    authRequired: false,
+    args: null,
+    pathParamNames: [],
+    body: null,
+    routerDependencies: {},
+  };
 }

@@ -76,43 +76,31 @@ const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const TRUE = new Set(["true", "1", "yes", "on"]);
 const FALSE = new Set(["false", "0", "no", "off"]);
 
-class IntSpec extends ArgSpec<number> {
-  readonly kind = "int";
+/** `int` and `float`: the same conversion with a different syntax, range check and schema type. */
+class NumberSpec extends ArgSpec<number> {
+  constructor(
+    readonly kind: "int" | "float",
+    private readonly syntax: RegExp,
+    private readonly inRange: (value: number) => boolean,
+    private readonly noun: string,
+  ) {
+    super();
+  }
   fromString(raw: string, name: string): number {
     const text = raw.trim();
     const value = Number(text);
-    if (!INT.test(text) || !Number.isSafeInteger(value)) {
-      throw new ArgError(name, `argument '${name}' must be an integer, got '${raw}'`);
+    if (!this.syntax.test(text) || !this.inRange(value)) {
+      throw new ArgError(name, `argument '${name}' must be ${this.noun}, got '${raw}'`);
     }
     return value;
   }
   protected convertJson(value: unknown, name: string): number {
-    if (typeof value === "number" && Number.isSafeInteger(value)) return value;
+    if (typeof value === "number" && this.inRange(value)) return value;
     if (typeof value === "string") return this.fromString(value, name);
-    throw new ArgError(name, `argument '${name}' must be an integer`);
+    throw new ArgError(name, `argument '${name}' must be ${this.noun}`);
   }
   protected baseSchema(): JsonSchema {
-    return { type: "integer" };
-  }
-}
-
-class FloatSpec extends ArgSpec<number> {
-  readonly kind = "float";
-  fromString(raw: string, name: string): number {
-    const text = raw.trim();
-    const value = Number(text);
-    if (!FLOAT.test(text) || !Number.isFinite(value)) {
-      throw new ArgError(name, `argument '${name}' must be a number, got '${raw}'`);
-    }
-    return value;
-  }
-  protected convertJson(value: unknown, name: string): number {
-    if (typeof value === "number" && Number.isFinite(value)) return value;
-    if (typeof value === "string") return this.fromString(value, name);
-    throw new ArgError(name, `argument '${name}' must be a number`);
-  }
-  protected baseSchema(): JsonSchema {
-    return { type: "number" };
+    return { type: this.kind === "int" ? "integer" : "number" };
   }
 }
 
@@ -293,8 +281,8 @@ export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
 
 /** Builders for typed arguments (`args` route option, MCP tools, `t.object` bodies). */
 export const t = {
-  int: (): ArgSpec<number> => new IntSpec(),
-  float: (): ArgSpec<number> => new FloatSpec(),
+  int: (): ArgSpec<number> => new NumberSpec("int", INT, Number.isSafeInteger, "an integer"),
+  float: (): ArgSpec<number> => new NumberSpec("float", FLOAT, Number.isFinite, "a number"),
   str: (): ArgSpec<string> => new StrSpec(),
   bool: (): ArgSpec<boolean> => new BoolSpec(),
   list: <T>(item: ArgSpec<T>): ArgSpec<T[]> => new ListSpec(item),

@@ -1,3 +1,4 @@
+import { escapeHtml } from "../html-escape.ts";
 /**
  * The `/docs` page: Swagger UI's bundle plus a small start script. The script
  * is a separate file (not inline) so that a Content-Security-Policy of
@@ -19,15 +20,6 @@ export const INIT_SCRIPT = `window.addEventListener("load", function () {
   });
 });
 `;
-
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 /** The HTML of the reference page; `assets` is the URL prefix of the asset routes. */
 export function docsPage(title: string, documentUrl: string, assets: string): string {

@@ -1,18 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { escapeHtml } from "../html-escape.ts";
 import { realPathInside } from "./safe-path.ts";
-
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
 
 interface Entry {
   name: string;
