@@ -316,7 +316,8 @@ function mcpDispatchers(
       }
     : undefined;
   const methods = new Map<string, Dispatcher>();
-  for (const method of ["POST", "GET", "DELETE"]) {
+  // Every method reaches the endpoint, so its own 405 (`Allow: POST`) answers consistently.
+  for (const method of ["POST", "GET", "DELETE", "PUT", "PATCH", "OPTIONS"]) {
     const plan = builtInPlan(
       MCP_PATH,
       method,
