@@ -19,8 +19,22 @@ const dir = join(import.meta.dir, "results", "profiles");
 mkdirSync(dir, { recursive: true });
 const name = `${scenario.name}-${variant.id}-${Date.now()}.md`;
 const proc = Bun.spawn(
-  ["taskset", "-c", "0", process.execPath, "--cpu-prof-md", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`, "--cpu-prof-interval=100", join(import.meta.dir, "servers", `${variant.server}.ts`)],
-  { env: { ...process.env, ...variant.env, BENCH_SCENARIO: scenario.name }, stdout: "pipe", stderr: "inherit" },
+  [
+    "taskset",
+    "-c",
+    "0",
+    process.execPath,
+    "--cpu-prof-md",
+    `--cpu-prof-dir=${dir}`,
+    `--cpu-prof-name=${name}`,
+    "--cpu-prof-interval=100",
+    join(import.meta.dir, "servers", `${variant.server}.ts`),
+  ],
+  {
+    env: { ...process.env, ...variant.env, BENCH_SCENARIO: scenario.name },
+    stdout: "pipe",
+    stderr: "inherit",
+  },
 );
 try {
   const reader = proc.stdout.getReader();

@@ -16,7 +16,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Webfw } from "../src/app.ts";
 import { calibrate } from "./lib/cpu-work.ts";
-import { measure, type Sample, type Settings } from "./lib/measure.ts";
+import { launch, measure, measureRss, type Sample, type Settings } from "./lib/measure.ts";
+import type { RunningServer } from "./lib/proc.ts";
 import { checkTargets, markdown, type Report, summarise } from "./lib/report.ts";
 import { SCENARIOS, type Scenario } from "./lib/scenarios.ts";
 import { describeMachine, waitForQuiet } from "./lib/system.ts";
@@ -155,25 +156,73 @@ console.log(
 );
 
 const samples: Sample[] = [];
-for (let repeat = 0; repeat < settings.repeat; repeat++) {
-  for (const scenario of scenarios) {
-    if (scenario.kind === "ws" && wsUnavailable) continue;
-    // Rotate the order every repeat: no variant always runs first (or right after the same neighbour).
-    const shift = repeat % scenario.variants.length;
-    const order = [...scenario.variants.slice(shift), ...scenario.variants.slice(0, shift)];
-    for (const variant of order) {
-      let best: Sample | null = null;
-      for (let attempt = 1; attempt <= settings.retries + 1; attempt++) {
-        await waitForQuiet(settings.noise, settings.quietWaitSeconds * 1000);
-        const sample = await measure(scenario, variant, settings, repeat);
-        sample.attempts = attempt;
-        if (!best || sample.error || sample.interference < best.interference) best = sample;
-        if (sample.error || sample.interference <= settings.noise) break;
+
+/** Measures until the sample was taken on a quiet enough machine (or the retries are used up). */
+async function sampleWithRetries(take: () => Promise<Sample>): Promise<Sample> {
+  let best: Sample | null = null;
+  for (let attempt = 1; attempt <= settings.retries + 1; attempt++) {
+    await waitForQuiet(settings.noise, settings.quietWaitSeconds * 1000);
+    const sample = await take();
+    sample.attempts = attempt;
+    if (!best || sample.error || sample.interference < best.interference) best = sample;
+    if (sample.error || sample.interference <= settings.noise) break;
+  }
+  return best as Sample;
+}
+
+function record(sample: Sample): void {
+  samples.push(sample);
+  console.log(describe(sample));
+}
+
+/** Rotates the order every repeat: no variant always runs first, or always right after the same neighbour. */
+function rotated<T>(items: T[], repeat: number): T[] {
+  const shift = repeat % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+for (const scenario of scenarios) {
+  if (scenario.kind === "ws" && wsUnavailable) {
+    console.log(`ws: not available (${wsUnavailable})`);
+    continue;
+  }
+  if (scenario.kind === "rss") {
+    // RSS needs a fresh process per sample (idle memory first).
+    for (let repeat = 0; repeat < settings.repeat; repeat++) {
+      for (const variant of rotated(scenario.variants, repeat)) {
+        record(await sampleWithRetries(() => measureRss(scenario, variant, settings, repeat)));
       }
-      const sample = best as Sample;
-      samples.push(sample);
-      console.log(describe(sample));
     }
+    continue;
+  }
+  // Every variant of the scenario is started (and checked) first, then measured in alternation.
+  const servers = new Map<string, RunningServer>();
+  try {
+    for (const variant of scenario.variants) {
+      const server = await launch(scenario, variant, settings);
+      if ("error" in server) {
+        record({
+          scenario: scenario.name,
+          variant: variant.id,
+          repeat: 0,
+          attempts: 1,
+          value: null,
+          p99Ms: null,
+          errors: 0,
+          interference: 0,
+          error: server.error,
+        });
+      } else servers.set(variant.id, server);
+    }
+    for (let repeat = 0; repeat < settings.repeat; repeat++) {
+      for (const variant of rotated(scenario.variants, repeat)) {
+        const server = servers.get(variant.id);
+        if (server)
+          record(await sampleWithRetries(() => measure(scenario, variant, server, settings, repeat)));
+      }
+    }
+  } finally {
+    for (const server of servers.values()) await server.stop();
   }
 }
 

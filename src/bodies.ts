@@ -1,5 +1,8 @@
+import { realpath } from "node:fs/promises";
+import { resolve } from "node:path";
 import { HttpError } from "./errors.ts";
 import { fileResponse } from "./files/serve-file.ts";
+import { realPathInside } from "./static/safe-path.ts";
 
 /**
  * A return value that knows how to become a Web response (html, json,
@@ -38,6 +41,11 @@ export interface ServeFileOptions {
   fileName?: string;
   contentType?: string;
   disposition?: "attachment" | "inline";
+  /**
+   * Confines the file to this directory: a path (typically built from request
+   * input) that resolves outside it, through `..` or a symlink, is a 404.
+   */
+  root?: string;
 }
 
 class FileBody extends Renderable {
@@ -47,8 +55,13 @@ class FileBody extends Renderable {
   ) {
     super();
   }
-  render(request: globalThis.Request): Promise<globalThis.Response> {
-    return fileResponse(this.path, request, this.options);
+  async render(request: globalThis.Request): Promise<globalThis.Response> {
+    const { root, ...options } = this.options;
+    if (root === undefined) return fileResponse(this.path, request, options);
+    const realRoot = await realpath(resolve(root)).catch(() => null);
+    const confined = realRoot && (await realPathInside(resolve(realRoot, this.path), realRoot, false));
+    if (!confined) throw new HttpError(404, "Not Found");
+    return fileResponse(confined, request, options);
   }
 }
 

@@ -125,10 +125,9 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
       plan.handler = () => response.clone();
     }
     if (pool && !route.options.const && (route.options.offload ?? isSyncHandler(route.handler))) {
-      if (route.options.offload !== false) {
-        const key = `${route.method} ${route.path}`;
-        plan.invoke = (request) => pool.run(key, request);
-      }
+      const key = `${route.method} ${route.path}`;
+      const deadline = plan.timeoutMs ?? app.config.requestTimeoutMs ?? 0;
+      plan.invoke = (request) => pool.run(key, request, deadline);
     }
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);

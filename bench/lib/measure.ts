@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { type RunningServer, startServer } from "./proc.ts";
 import type { Scenario, Variant } from "./scenarios.ts";
-import { CpuWatch, processTicks, rssKb, subprocessTicks } from "./system.ts";
+import { CpuWatch, rssKb, subprocessTicks, treeTicks } from "./system.ts";
 import { runWrk } from "./wrk.ts";
 
 export interface Settings {
@@ -54,7 +54,80 @@ function scriptPath(name: string): string {
   return join(HERE, "lua", name);
 }
 
+/** The cores a scenario's servers run on: the CPU scenario's Workers need the second core (wrk needs little there). */
+function serverCores(scenario: Scenario): string {
+  return scenario.kind === "cpu" ? `${SERVER_CORE},${LOAD_CORE}` : SERVER_CORE;
+}
+
+/**
+ * Starts one variant's server for a scenario and checks its answer. The runner
+ * starts every variant of a scenario before measuring any: idle, they cost
+ * nothing, and measuring them in quick alternation exposes them to the same
+ * machine noise. Returns the server, or the reason it cannot be measured.
+ */
+export async function launch(
+  scenario: Scenario,
+  variant: Variant,
+  settings: Settings,
+): Promise<RunningServer | { error: string }> {
+  const env = {
+    ...variant.env,
+    BENCH_SCENARIO: scenario.name,
+    BENCH_CPU_ITERATIONS: String(settings.cpuIterations),
+  };
+  let server: RunningServer;
+  try {
+    server = await startServer(serverFile(variant), serverCores(scenario), env);
+  } catch (error) {
+    return { error: (error as Error).message.split("\n")[0] as string };
+  }
+  try {
+    const problem = scenario.check ? await sanityCheck(server.url + scenario.path, scenario) : null;
+    if (problem === null) return server;
+    await server.stop();
+    return { error: `wrong answer: ${problem}` };
+  } catch (error) {
+    await server.stop();
+    return { error: `no answer: ${(error as Error).message}` };
+  }
+}
+
+/** One measurement of a running server (http, cpu, ws). RSS needs a fresh process: see `measureRss`. */
 export async function measure(
+  scenario: Scenario,
+  variant: Variant,
+  server: RunningServer,
+  settings: Settings,
+  repeat: number,
+): Promise<Sample> {
+  const base: Sample = {
+    scenario: scenario.name,
+    variant: variant.id,
+    repeat,
+    attempts: 1,
+    value: null,
+    p99Ms: null,
+    errors: 0,
+    interference: 0,
+  };
+  try {
+    switch (scenario.kind) {
+      case "http":
+        return { ...base, ...(await loadHttp(server, scenario, settings)) };
+      case "cpu":
+        return { ...base, ...(await loadCpu(server, scenario, settings)) };
+      case "ws":
+        return { ...base, ...(await loadWs(server, scenario, settings)) };
+      case "rss":
+        throw new Error("rss samples need a fresh server: measureRss");
+    }
+  } catch (error) {
+    return { ...base, error: (error as Error).message.split("\n")[0] };
+  }
+}
+
+/** Idle RSS of a fresh server, then after N/2 and N requests. */
+export async function measureRss(
   scenario: Scenario,
   variant: Variant,
   settings: Settings,
@@ -70,34 +143,10 @@ export async function measure(
     errors: 0,
     interference: 0,
   };
-  // The CPU scenario's server gets both cores: its Workers need the second one (wrk needs little there).
-  const cpus = scenario.kind === "cpu" ? `${SERVER_CORE},${LOAD_CORE}` : SERVER_CORE;
-  const env = {
-    ...variant.env,
-    BENCH_SCENARIO: scenario.name,
-    BENCH_CPU_ITERATIONS: String(settings.cpuIterations),
-  };
-  let server: RunningServer;
+  const server = await launch(scenario, variant, settings);
+  if ("error" in server) return { ...base, error: server.error };
   try {
-    server = await startServer(serverFile(variant), cpus, env);
-  } catch (error) {
-    return { ...base, error: (error as Error).message.split("\n")[0] };
-  }
-  try {
-    if (scenario.check) {
-      const problem = await sanityCheck(server.url + scenario.path, scenario);
-      if (problem) return { ...base, error: `wrong answer: ${problem}` };
-    }
-    switch (scenario.kind) {
-      case "http":
-        return { ...base, ...(await loadHttp(server, scenario, settings)) };
-      case "cpu":
-        return { ...base, ...(await loadCpu(server, scenario, settings)) };
-      case "ws":
-        return { ...base, ...(await loadWs(server, scenario, settings)) };
-      case "rss":
-        return { ...base, ...(await loadRss(server, scenario, settings)) };
-    }
+    return { ...base, ...(await loadRss(server, scenario, settings)) };
   } catch (error) {
     return { ...base, error: (error as Error).message.split("\n")[0] };
   } finally {
@@ -123,9 +172,9 @@ async function loadHttp(
   };
   if (settings.warmup > 0) await runWrk({ ...common, duration: settings.warmup });
   const watch = new CpuWatch();
-  const serverBefore = processTicks(server.pid);
+  const serverBefore = treeTicks(server.pid);
   const result = await runWrk({ ...common, duration: settings.duration, latency: true });
-  const own = processTicks(server.pid) - serverBefore + result.cpuTicks;
+  const own = treeTicks(server.pid) - serverBefore + result.cpuTicks;
   return {
     value: result.rps,
     p99Ms: result.p99,
@@ -143,7 +192,7 @@ async function loadCpu(
   const load = { url: server.url + scenario.path, cpus: LOAD_CORE, connections: settings.cpuConnections };
   if (settings.warmup > 0) await runWrk({ ...load, duration: settings.warmup });
   const watch = new CpuWatch();
-  const serverBefore = processTicks(server.pid);
+  const serverBefore = treeTicks(server.pid);
   // The load and a single-connection probe of /health run at the same time.
   const [result, health] = await Promise.all([
     runWrk({ ...load, duration: settings.duration }),
@@ -155,7 +204,7 @@ async function loadCpu(
       latency: true,
     }),
   ]);
-  const own = processTicks(server.pid) - serverBefore + result.cpuTicks + health.cpuTicks;
+  const own = treeTicks(server.pid) - serverBefore + result.cpuTicks + health.cpuTicks;
   return {
     value: result.rps,
     p99Ms: null,
@@ -186,7 +235,7 @@ async function loadWs(
     `--warmup=${settings.warmup}`,
   ];
   const watch = new CpuWatch();
-  const serverBefore = processTicks(server.pid);
+  const serverBefore = treeTicks(server.pid);
   const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill("SIGKILL"), (settings.duration + settings.warmup + 30) * 1000);
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
@@ -198,7 +247,7 @@ async function loadWs(
     messages: number;
     mismatches: number;
   };
-  const own = processTicks(server.pid) - serverBefore + subprocessTicks(proc.resourceUsage());
+  const own = treeTicks(server.pid) - serverBefore + subprocessTicks(proc.resourceUsage());
   return {
     value: result.rate,
     requests: result.messages,

@@ -1,5 +1,5 @@
 /** The machine the numbers were measured on, and a check that it is quiet enough to measure. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg, release } from "node:os";
 
 export interface Machine {
@@ -104,6 +104,29 @@ export function processTicks(pid: number): number {
   // The command name may contain spaces: fields are counted after its closing parenthesis.
   const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return Number(rest[11] ?? 0) + Number(rest[12] ?? 0);
+}
+
+/** CPU ticks of a process and all its descendants (`--processes` children), threads included. */
+export function treeTicks(pid: number): number {
+  let ticks = processTicks(pid);
+  for (const child of childPids(pid)) ticks += treeTicks(child);
+  return ticks;
+}
+
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tasks) {
+    for (const child of safeRead(`/proc/${pid}/task/${tid}/children`).trim().split(/\s+/)) {
+      if (child) out.push(Number(child));
+    }
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { HttpError } from "../errors.ts";
 import type { Request } from "../request.ts";
+import { RequestTimeoutError } from "../timeout.ts";
 import type { WorkerCall, WorkerFailure, WorkerMessage, WorkerReply } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
 
@@ -13,6 +14,8 @@ interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
   ready: Promise<void>;
+  /** Terminates the Worker, fails what it holds with `error`, and puts a new Worker in its place. */
+  recycle: (reason: string, error?: unknown) => void;
 }
 
 /** A handler that threw inside a Worker, rebuilt on the main thread. */
@@ -50,8 +53,13 @@ export class WorkerPool {
     await Promise.all(this.slots.map((slot) => slot.ready));
   }
 
-  /** Runs the route's handler on the least busy Worker. */
-  run(route: string, request: Request): Promise<globalThis.Response> {
+  /**
+   * Runs the route's handler on the least busy Worker. With `deadlineMs`, a
+   * handler still running then is stopped the only way a synchronous loop can
+   * be: its Worker is terminated and replaced (its request gets the timeout
+   * answer; calls queued behind it on that Worker fail the same way).
+   */
+  run(route: string, request: Request, deadlineMs = 0): Promise<globalThis.Response> {
     if (this.closed) return Promise.reject(new HttpError(503, "Service Unavailable"));
     let slot = this.slots[0] as Slot;
     for (const candidate of this.slots) if (candidate.pending.size < slot.pending.size) slot = candidate;
@@ -71,7 +79,7 @@ export class WorkerPool {
       form: request.form,
       session: request.session?.snapshot() ?? null,
     };
-    return new Promise((resolve, reject) => {
+    const answer = new Promise<globalThis.Response>((resolve, reject) => {
       slot.pending.set(id, { request, resolve, reject });
       try {
         slot.worker.postMessage(call);
@@ -80,6 +88,11 @@ export class WorkerPool {
         reject(error);
       }
     });
+    if (!(deadlineMs > 0)) return answer;
+    const timer = setTimeout(() => {
+      if (slot.pending.has(id)) slot.recycle("handler exceeded its time limit", new RequestTimeoutError());
+    }, deadlineMs);
+    return answer.finally(() => clearTimeout(timer));
   }
 
   async close(): Promise<void> {
@@ -102,7 +115,7 @@ export class WorkerPool {
       markFailed = reject;
     });
     ready.catch(() => {});
-    const slot: Slot = { worker, pending, ready };
+    const slot: Slot = { worker, pending, ready, recycle: () => {} };
     worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
       const message = event.data;
       if ("ready" in message) {
@@ -118,12 +131,16 @@ export class WorkerPool {
       if ("error" in message) waiter.reject(rebuildError(message));
       else waiter.resolve(toResponse(message));
     };
-    const replace = (reason: string) => {
+    const replace = (reason: string, error: unknown = new Error(reason)) => {
       markFailed(new Error(reason));
-      this.failAll(slot, new Error(reason));
+      this.failAll(slot, error);
       if (this.closed) return;
       const index = this.slots.indexOf(slot);
       if (index !== -1) this.slots[index] = this.spawn();
+    };
+    slot.recycle = (reason, error) => {
+      replace(reason, error);
+      worker.terminate();
     };
     worker.addEventListener("error", (event) => {
       replace(`worker crashed: ${(event as ErrorEvent).message}`);

@@ -4,8 +4,8 @@
  * and the server keeps serving.
  */
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
-import { logger } from "../../src/log/logger.ts";
 import { HttpError, type ServerHandle, Webfw } from "../../src/index.ts";
+import { logger } from "../../src/log/logger.ts";
 import { Results, startQuiet } from "../security/helpers.ts";
 import { rawGet } from "../security/raw-client.ts";
 
@@ -37,7 +37,11 @@ beforeAll(async () => {
     const recurse = (n: number): number => recurse(n + 1) + 1;
     return recurse(0);
   });
-  app.get("/bad-return", () => ({ toJSON: () => { throw new Error("cannot serialise"); } }));
+  app.get("/bad-return", () => ({
+    toJSON: () => {
+      throw new Error("cannot serialise");
+    },
+  }));
   app.get("/cyclic", () => {
     const a: Record<string, unknown> = {};
     a.self = a;
@@ -83,7 +87,12 @@ describe("a failing handler fails only its own request", () => {
       if (status === 500) expect(reply.body).toBe("Internal Server Error");
       const after = await rawGet(server.port, "/ok/1");
       expect(after.status).toBe(200);
-      results.add({ group: "handler faults", input: `handler ${path.slice(1)}`, outcome: String(reply.status), survived: after.status === 200 });
+      results.add({
+        group: "handler faults",
+        input: `handler ${path.slice(1)}`,
+        outcome: String(reply.status),
+        survived: after.status === 200,
+      });
     });
   }
 
@@ -98,18 +107,34 @@ describe("a failing handler fails only its own request", () => {
     }
     expect(failed).toBe(true);
     expect((await rawGet(server.port, "/ok/2")).status).toBe(200);
-    results.add({ group: "handler faults", input: "async generator throws after the first chunk", outcome: "connection cut (no silent truncation)", survived: true });
+    results.add({
+      group: "handler faults",
+      input: "async generator throws after the first chunk",
+      outcome: "connection cut (no silent truncation)",
+      survived: true,
+    });
   });
 
   test("400 concurrent requests, one in two failing: every good one succeeds with its own answer", async () => {
-    const paths = Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? `/ok/${i}` : FAILURES[i % FAILURES.length]?.[0] ?? "/throws"));
-    const responses = await Promise.all(paths.map((p) => fetch(`${server.url}${p}`).then(async (r) => ({ status: r.status, body: await r.text() }))));
+    const paths = Array.from({ length: 400 }, (_, i) =>
+      i % 2 === 0 ? `/ok/${i}` : (FAILURES[i % FAILURES.length]?.[0] ?? "/throws"),
+    );
+    const responses = await Promise.all(
+      paths.map((p) =>
+        fetch(`${server.url}${p}`).then(async (r) => ({ status: r.status, body: await r.text() })),
+      ),
+    );
     responses.forEach((response, i) => {
       if (i % 2 === 0) {
         expect(response.status).toBe(200);
         expect(JSON.parse(response.body)).toEqual({ n: i });
       } else expect(response.status).toBeGreaterThanOrEqual(400);
     });
-    results.add({ group: "handler faults", input: "400 concurrent requests, half failing", outcome: "200 good ones correct, failures isolated", survived: true });
+    results.add({
+      group: "handler faults",
+      input: "400 concurrent requests, half failing",
+      outcome: "200 good ones correct, failures isolated",
+      survived: true,
+    });
   });
 });

@@ -31,7 +31,12 @@ export function launch(
 export async function launchProgram(
   script: string,
   flags: string[],
-  options: { memoryLimitKb?: number; listening?: number; env?: Record<string, string>; healthPath?: string } = {},
+  options: {
+    memoryLimitKb?: number;
+    listening?: number;
+    env?: Record<string, string>;
+    healthPath?: string;
+  } = {},
 ): Promise<Program> {
   const port = freePort();
   const args = [process.execPath, script, "--port", String(port), "--log-level", "ERROR", ...flags];
@@ -44,7 +49,11 @@ export async function launchProgram(
   const url = `http://127.0.0.1:${port}`;
   const want = options.listening ?? 1;
   try {
-    await waitFor(() => (out.text().match(/^listening /gm)?.length ?? 0) >= want, 20_000, `${want} listening line(s)`);
+    await waitFor(
+      () => (out.text().match(/^listening /gm)?.length ?? 0) >= want,
+      20_000,
+      `${want} listening line(s)`,
+    );
     const health = options.healthPath ?? "/health";
     await waitFor(() => tryGet(`${url}${health}`).then((r) => r?.ok), 10_000, "the app to answer");
   } catch (error) {

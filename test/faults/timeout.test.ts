@@ -5,7 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type ServerHandle, Webfw } from "../../src/index.ts";
+import { Results, startQuiet } from "../security/helpers.ts";
 import { rawGet } from "../security/raw-client.ts";
+
+const results = new Results("faults-timeout");
+afterAll(() => results.write());
 
 const never = () => new Promise<never>(() => {});
 
@@ -13,15 +17,19 @@ function hangingApp(options: ConstructorParameters<typeof Webfw>[1]) {
   const app = new Webfw(import.meta.path, options);
   app.get("/hang", () => never());
   app.get("/slow/:ms", async ({ pathParams }) => {
-    await Bun.sleep(Number(pathParams.id ?? pathParams.ms));
+    await Bun.sleep(Number(pathParams.ms));
     return "slow done";
   });
   app.get("/fast", () => "fast");
   app.get("/own", () => never(), { timeoutMs: 50 });
-  app.get("/unlimited", async () => {
-    await Bun.sleep(300);
-    return "took its time";
-  }, { timeoutMs: 0 });
+  app.get(
+    "/unlimited",
+    async () => {
+      await Bun.sleep(300);
+      return "took its time";
+    },
+    { timeoutMs: 0 },
+  );
   app.post("/hang-body", async (request) => {
     request.json();
     return never();
@@ -37,7 +45,7 @@ describe("requestTimeoutMs", () => {
     response.headers.set("x-after", String(response.statusCode));
   });
   beforeAll(async () => {
-    server = await app.start({ port: 0, host: "127.0.0.1" });
+    server = await startQuiet(app);
   });
   afterAll(() => server.stop(true));
 
@@ -49,6 +57,12 @@ describe("requestTimeoutMs", () => {
     expect(response.headers.get("x-app")).toBe("yes");
     expect(response.headers.get("x-after")).toBe("503");
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    results.add({
+      group: "hung handlers",
+      input: "handler that never resolves, requestTimeoutMs 150",
+      outcome: "503 after 150 ms, with the app's after-middlewares and headers",
+      survived: true,
+    });
   });
 
   test("a handler that answers in time is untouched", async () => {
@@ -63,6 +77,12 @@ describe("requestTimeoutMs", () => {
     const unlimited = await fetch(`${server.url}/unlimited`);
     expect(unlimited.status).toBe(200);
     expect(await unlimited.text()).toBe("took its time");
+    results.add({
+      group: "hung handlers",
+      input: "route option timeoutMs 50 / 0 (none) under an app limit of 150",
+      outcome: "503 at 50 ms / served after 300 ms",
+      survived: true,
+    });
   });
 
   test("a route with a body times out the same way", async () => {
@@ -76,6 +96,12 @@ describe("requestTimeoutMs", () => {
     const after = await rawGet(server.port, "/fast");
     expect(after.status).toBe(200);
     expect(after.body).toBe("fast");
+    results.add({
+      group: "hung handlers",
+      input: "50 hung requests at once",
+      outcome: "50 × 503; the next request 200",
+      survived: true,
+    });
   });
 
   test("in-process client too", async () => {

@@ -36,12 +36,18 @@ describe("--workers 2 under a memory limit", () => {
     expect(response.status).toBe(500);
     expect(await response.text()).toBe("Internal Server Error");
     expect(during.status).toBe(200);
-    for (let i = 0; i < 4; i++) expect(JSON.parse((await rawGet(program.port, "/where")).body)).toEqual({ main: false });
+    for (let i = 0; i < 4; i++)
+      expect(JSON.parse((await rawGet(program.port, "/where")).body)).toEqual({ main: false });
     expect(program.stderr()).toContain("RangeError: Out of memory");
     // And again: the Worker recovered (its garbage was collected), it did not stay broken.
     expect((await fetch(`${program.url}/hog`)).status).toBe(500);
     expect((await rawGet(program.port, "/where")).status).toBe(200);
-    results.add({ group: "workers", input: "sync handler allocating until out of memory (--workers 2, ulimit -v 1.5 GB)", outcome: "500 for it; pool and main thread keep serving", survived: true });
+    results.add({
+      group: "workers",
+      input: "sync handler allocating until out of memory (--workers 2, ulimit -v 1.5 GB)",
+      outcome: "500 for it; pool and main thread keep serving",
+      survived: true,
+    });
   }, 60_000);
 
   test("a Worker that exits: its request gets 500, the pool replaces it", async () => {
@@ -50,7 +56,12 @@ describe("--workers 2 under a memory limit", () => {
     // Right away and all at once: some land on the replacement Worker while it is still loading the app.
     const replies = await Promise.all(Array.from({ length: 10 }, () => rawGet(program.port, "/where")));
     expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
-    results.add({ group: "workers", input: "a Worker calls process.exit (--workers 2)", outcome: "500 for it; Worker replaced; next 10 requests 200", survived: true });
+    results.add({
+      group: "workers",
+      input: "a Worker calls process.exit (--workers 2)",
+      outcome: "500 for it; Worker replaced; next 10 requests 200",
+      survived: true,
+    });
   }, 30_000);
 
   test("the program is still the same process, alive", async () => {

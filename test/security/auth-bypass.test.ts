@@ -155,7 +155,11 @@ describe("other methods and method-override headers", () => {
   for (const [method, path, headers] of cases) {
     test(`${method} ${path} ${headers.trim()}`, async () => {
       const statuses = await attempt(method, path, headers);
-      results.add({ group: "methods and overrides", input: `${method} ${path} ${headers.trim()}`.trim(), outcome: [...statuses].sort().join("/") });
+      results.add({
+        group: "methods and overrides",
+        input: `${method} ${path} ${headers.trim()}`.trim(),
+        outcome: [...statuses].sort().join("/"),
+      });
     });
   }
 
@@ -189,7 +193,10 @@ describe("credentials that are almost right", () => {
     ["token upper-cased", `Authorization: Bearer ${TOKEN.toUpperCase()}\r\n`],
     ["token in the query", ""],
     ["token in a cookie", `Cookie: token=${TOKEN}; authorization=Bearer%20${TOKEN}\r\n`],
-    ["two Authorization headers, second right", `Authorization: Bearer nope\r\nAuthorization: Bearer ${TOKEN}\r\n`],
+    [
+      "two Authorization headers, second right",
+      `Authorization: Bearer nope\r\nAuthorization: Bearer ${TOKEN}\r\n`,
+    ],
   ];
   for (const [name, headers] of cases) {
     test(name, async () => {
@@ -204,7 +211,10 @@ describe("credentials that are almost right", () => {
     for (const { handle } of servers) {
       for (const path of ["/admin", "/admin/users/1", "/api/secret", "/files/a/b"]) {
         const before = calls.protected;
-        const reply = await rawExchange(handle.port, request("GET", path, `Authorization: Bearer ${TOKEN}\r\n`));
+        const reply = await rawExchange(
+          handle.port,
+          request("GET", path, `Authorization: Bearer ${TOKEN}\r\n`),
+        );
         expect(reply.status).toBe(200);
         expect(reply.body).toBe(PROTECTED);
         expect(calls.protected).toBe(before + 1);

@@ -74,7 +74,11 @@ describe("without dev", () => {
       expect(body).toBe("Internal Server Error");
       expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
       expect(body).not.toContain(MARKER);
-      results.add({ group: "no --dev", input: `error thrown in ${path}`, outcome: '500 "Internal Server Error", no stack' });
+      results.add({
+        group: "no --dev",
+        input: `error thrown in ${path}`,
+        outcome: '500 "Internal Server Error", no stack',
+      });
     });
   }
 
@@ -83,7 +87,9 @@ describe("without dev", () => {
     consoleSpy.mockClear();
     await fetch(`${server.url}/sync`);
     expect(errorSpy).toHaveBeenCalled();
-    expect(JSON.stringify(errorSpy.mock.calls[0]?.[1], (_k, v) => (v instanceof Error ? v.message : v))).toContain(MARKER);
+    expect(
+      JSON.stringify(errorSpy.mock.calls[0]?.[1], (_k, v) => (v instanceof Error ? v.message : v)),
+    ).toContain(MARKER);
   });
 
   test("an HttpError keeps its own status and message (that text is meant for the client)", async () => {
@@ -110,7 +116,11 @@ describe("with dev: true", () => {
     const body = await (await fetch(`${server.url}/sync`)).text();
     expect(body).toContain(MARKER);
     expect(body).toContain("dev-errors.test.ts");
-    results.add({ group: "dev: true", input: "error thrown in /sync", outcome: "500 with the stack (dev only)" });
+    results.add({
+      group: "dev: true",
+      input: "error thrown in /sync",
+      outcome: "500 with the stack (dev only)",
+    });
   });
 });
 
@@ -125,7 +135,11 @@ describe("as a program", () => {
     const out = collect(proc.stdout);
     collect(proc.stderr);
     try {
-      const line = await waitFor(() => out.text().match(/development=(true|false)/)?.[1], 15_000, "the app to listen");
+      const line = await waitFor(
+        () => out.text().match(/development=(true|false)/)?.[1],
+        15_000,
+        "the app to listen",
+      );
       const body = await (await fetch(`http://127.0.0.1:${port}/boom`)).text();
       return { development: line === "true", body };
     } finally {
@@ -138,7 +152,11 @@ describe("as a program", () => {
     const { development, body } = await launch([], { NODE_ENV: "development" });
     expect(development).toBe(false);
     expect(body).toBe("Internal Server Error");
-    results.add({ group: "no --dev", input: "NODE_ENV=development, handler throws", outcome: "development=false, no stack" });
+    results.add({
+      group: "no --dev",
+      input: "NODE_ENV=development, handler throws",
+      outcome: "development=false, no stack",
+    });
   }, 30_000);
 
   test("NODE_ENV unset and production: no stack", async () => {

@@ -43,7 +43,13 @@ function group(pairs: readonly (readonly [string, string])[]): Record<string, st
   const out: Record<string, string[]> = {};
   for (const [key, value] of pairs) {
     if (Object.hasOwn(out, key)) (out[key] as string[]).push(value);
-    else Object.defineProperty(out, key, { value: [value], enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(out, key, {
+        value: [value],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return out;
 }
@@ -55,8 +61,38 @@ const hostile = fc.oneof(
   fc
     .array(
       fc.constantFrom(
-        "%", "%2", "%zz", "%25", "%2e", "%2f", "%5c", "%00", "%c0%ae", "%ff", "%e2%82", "+", "&", "=", ";", ",",
-        '"', "\\", "/", "..", ".", "\r\n", "\n", "\0", " ", "\t", "a", "é", "☃", "\u{1F600}", "\ud800", "__proto__",
+        "%",
+        "%2",
+        "%zz",
+        "%25",
+        "%2e",
+        "%2f",
+        "%5c",
+        "%00",
+        "%c0%ae",
+        "%ff",
+        "%e2%82",
+        "+",
+        "&",
+        "=",
+        ";",
+        ",",
+        '"',
+        "\\",
+        "/",
+        "..",
+        ".",
+        "\r\n",
+        "\n",
+        "\0",
+        " ",
+        "\t",
+        "a",
+        "é",
+        "☃",
+        "\u{1F600}",
+        "\ud800",
+        "__proto__",
       ),
       { maxLength: 25 },
     )
@@ -85,14 +121,17 @@ describe("query strings", () => {
 
   test("round-trip: encoded pairs parse back to the same lists", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string({ minLength: 1 }), fc.string()), { maxLength: 12 }), (pairs) => {
-        const encoded = new URLSearchParams(pairs).toString();
-        const parsed = new QueryParams(encoded);
-        const expected = group(pairs);
-        const wellFormed = pairs.every(([k, v]) => k.isWellFormed() && v.isWellFormed());
-        if (wellFormed) expect(parsed.toDict()).toEqual(expected);
-        expect(new QueryParams(parsed.toString()).toDict()).toEqual(parsed.toDict());
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.string({ minLength: 1 }), fc.string()), { maxLength: 12 }),
+        (pairs) => {
+          const encoded = new URLSearchParams(pairs).toString();
+          const parsed = new QueryParams(encoded);
+          const expected = group(pairs);
+          const wellFormed = pairs.every(([k, v]) => k.isWellFormed() && v.isWellFormed());
+          if (wellFormed) expect(parsed.toDict()).toEqual(expected);
+          expect(new QueryParams(parsed.toString()).toDict()).toEqual(parsed.toDict());
+        },
+      ),
       params,
     );
   });
@@ -131,14 +170,20 @@ describe("cookies", () => {
 
   test("round-trip: any text value set with serializeCookie reads back the same", () => {
     fc.assert(
-      fc.property(tokenName, fc.string({ maxLength: 200 }).filter((s) => s.isWellFormed()), (name, value) => {
-        const header = serializeCookie(name, value);
-        const pair = header.slice(0, header.indexOf(";") === -1 ? undefined : header.indexOf(";"));
-        expect(pair).not.toMatch(/[\r\n;\s,"\\]/);
-        expect(parseCookies(pair)[name]).toBe(value);
-        // Next to other cookies too, in either position.
-        expect(parseCookies(`a0=1; ${pair}; z9=2`)[name]).toBe(name === "a0" ? "1" : name === "z9" ? value : value);
-      }),
+      fc.property(
+        tokenName,
+        fc.string({ maxLength: 200 }).filter((s) => s.isWellFormed()),
+        (name, value) => {
+          const header = serializeCookie(name, value);
+          const pair = header.slice(0, header.indexOf(";") === -1 ? undefined : header.indexOf(";"));
+          expect(pair).not.toMatch(/[\r\n;\s,"\\]/);
+          expect(parseCookies(pair)[name]).toBe(value);
+          // Next to other cookies too, in either position.
+          expect(parseCookies(`a0=1; ${pair}; z9=2`)[name]).toBe(
+            name === "a0" ? "1" : name === "z9" ? value : value,
+          );
+        },
+      ),
       params,
     );
   });
@@ -163,7 +208,8 @@ describe("urlencoded forms", () => {
     fc.assert(
       fc.property(hostileBytes, (body) => {
         const result = onlyClientErrors(() => parseUrlEncoded(body, DEFAULT_FORM_LIMITS));
-        if (!(result instanceof HttpError)) expect(Object.getPrototypeOf(result.fields)).toBe(Object.prototype);
+        if (!(result instanceof HttpError))
+          expect(Object.getPrototypeOf(result.fields)).toBe(Object.prototype);
       }),
       params,
     );
@@ -172,7 +218,12 @@ describe("urlencoded forms", () => {
   test("round-trip: fields encoded as a browser does parse back in order", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.string({ minLength: 1 }), fc.string()).filter(([k, v]) => k.isWellFormed() && v.isWellFormed()), { maxLength: 20 }),
+        fc.array(
+          fc
+            .tuple(fc.string({ minLength: 1 }), fc.string())
+            .filter(([k, v]) => k.isWellFormed() && v.isWellFormed()),
+          { maxLength: 20 },
+        ),
         (pairs) => {
           const body = enc.encode(new URLSearchParams(pairs).toString());
           const form = parseUrlEncoded(body, DEFAULT_FORM_LIMITS);
@@ -185,13 +236,21 @@ describe("urlencoded forms", () => {
 });
 
 describe("multipart forms", () => {
-  const fieldName = fc.string({ minLength: 1, maxLength: 15 }).filter((s) => s.isWellFormed() && !/["\\\r\n]/.test(s));
+  const fieldName = fc
+    .string({ minLength: 1, maxLength: 15 })
+    .filter((s) => s.isWellFormed() && !/["\\\r\n]/.test(s));
   const fileName = fc
     .string({ minLength: 1, maxLength: 15 })
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: file names with control characters are refused by design
     .filter((s) => s.isWellFormed() && !/["\\/\r\n\0-\u001f\u007f]/.test(s) && s !== "." && s !== "..");
   const part = fc.oneof(
     fc.record({ name: fieldName, value: fc.string({ maxLength: 50 }).filter((s) => s.isWellFormed()) }),
-    fc.record({ name: fieldName, value: fc.uint8Array({ maxLength: 100 }), fileName, contentType: fc.constant("application/octet-stream") }),
+    fc.record({
+      name: fieldName,
+      value: fc.uint8Array({ maxLength: 100 }),
+      fileName,
+      contentType: fc.constant("application/octet-stream"),
+    }),
   );
   const boundary = fc.stringMatching(/^[0-9A-Za-z'()+_,\-.:=?]{1,40}$/);
 
@@ -199,11 +258,19 @@ describe("multipart forms", () => {
     fc.assert(
       fc.property(fc.array(part, { maxLength: 8 }), boundary, (parts, b) => {
         const body = buildMultipart(parts, b);
-        const result = onlyClientErrors(() => parseMultipart(body, `multipart/form-data; boundary="${b}"`, DEFAULT_FORM_LIMITS));
+        const result = onlyClientErrors(() =>
+          parseMultipart(body, `multipart/form-data; boundary="${b}"`, DEFAULT_FORM_LIMITS),
+        );
         // A value that happens to contain the delimiter line is the one case that cannot round-trip.
         if (result instanceof HttpError) {
           const delimiter = `\r\n--${b}`;
-          expect(parts.some((p) => (typeof p.value === "string" ? p.value : new TextDecoder().decode(p.value)).includes(delimiter.slice(2)))).toBe(true);
+          expect(
+            parts.some((p) =>
+              (typeof p.value === "string" ? p.value : new TextDecoder().decode(p.value)).includes(
+                delimiter.slice(2),
+              ),
+            ),
+          ).toBe(true);
           return;
         }
         const fields = group(parts.filter((p) => !("fileName" in p)).map((p) => [p.name, p.value as string]));
@@ -220,7 +287,9 @@ describe("multipart forms", () => {
   test("any bytes under a valid boundary: parsed, or 400/413", () => {
     fc.assert(
       fc.property(hostileBytes, boundary, (body, b) => {
-        onlyClientErrors(() => parseMultipart(body, `multipart/form-data; boundary=${b}`, DEFAULT_FORM_LIMITS));
+        onlyClientErrors(() =>
+          parseMultipart(body, `multipart/form-data; boundary=${b}`, DEFAULT_FORM_LIMITS),
+        );
       }),
       params,
     );
@@ -230,7 +299,10 @@ describe("multipart forms", () => {
     fc.assert(
       fc.property(
         fc.array(part, { minLength: 1, maxLength: 4 }),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("flip", "cut", "insert")), { minLength: 1, maxLength: 5 }),
+        fc.array(
+          fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("flip", "cut", "insert")),
+          { minLength: 1, maxLength: 5 },
+        ),
         (parts, edits) => {
           let body = Buffer.from(buildMultipart(parts, "XyZ"));
           for (const [at, byte, kind] of edits) {
@@ -239,7 +311,9 @@ describe("multipart forms", () => {
             else if (kind === "cut") body = body.subarray(0, i);
             else body = Buffer.concat([body.subarray(0, i), Buffer.from([byte]), body.subarray(i)]);
           }
-          onlyClientErrors(() => parseMultipart(body, "multipart/form-data; boundary=XyZ", DEFAULT_FORM_LIMITS));
+          onlyClientErrors(() =>
+            parseMultipart(body, "multipart/form-data; boundary=XyZ", DEFAULT_FORM_LIMITS),
+          );
         },
       ),
       params,
@@ -262,9 +336,16 @@ describe("multipart forms", () => {
 describe("JSON", () => {
   test("any text: parsed, or BadRequestError", () => {
     fc.assert(
-      fc.property(fc.oneof(hostile, fc.json(), fc.jsonValue().map((v) => JSON.stringify(v))), (text) => {
-        onlyClientErrors(() => parseJson(text));
-      }),
+      fc.property(
+        fc.oneof(
+          hostile,
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        (text) => {
+          onlyClientErrors(() => parseJson(text));
+        },
+      ),
       params,
     );
   });
@@ -283,10 +364,13 @@ describe("JSON", () => {
 
   test("brackets inside strings do not count as nesting", () => {
     fc.assert(
-      fc.property(fc.string().filter((s) => s.isWellFormed()), (s) => {
-        const text = JSON.stringify({ s: `${"[".repeat(300)}${s}` });
-        expect(parseJson(text)).toEqual({ s: `${"[".repeat(300)}${s}` });
-      }),
+      fc.property(
+        fc.string().filter((s) => s.isWellFormed()),
+        (s) => {
+          const text = JSON.stringify({ s: `${"[".repeat(300)}${s}` });
+          expect(parseJson(text)).toEqual({ s: `${"[".repeat(300)}${s}` });
+        },
+      ),
       params,
     );
   });
@@ -305,9 +389,12 @@ describe("paths", () => {
 
   test("round-trip: any text encoded with encodeURIComponent decodes back", () => {
     fc.assert(
-      fc.property(fc.string().filter((s) => s.isWellFormed()), (value) => {
-        expect(decodeParams({ p: encodeURIComponent(value) }).p).toBe(value);
-      }),
+      fc.property(
+        fc.string().filter((s) => s.isWellFormed()),
+        (value) => {
+          expect(decodeParams({ p: encodeURIComponent(value) }).p).toBe(value);
+        },
+      ),
       params,
     );
   });
@@ -315,18 +402,22 @@ describe("paths", () => {
   test("static file segments: never '.', '..', a separator or NUL, and always inside the root", () => {
     const root = resolve("/srv/www");
     fc.assert(
-      fc.property(fc.array(hostile, { maxLength: 6 }).map((parts) => parts.join("/")), fc.boolean(), (rest, dotFiles) => {
-        const segments = safeSegments(rest, dotFiles);
-        if (segments === null) return;
-        for (const segment of segments) {
-          expect(segment).not.toBe(".");
-          expect(segment).not.toBe("..");
-          expect(segment).not.toMatch(/[/\\\0]/);
-          if (!dotFiles) expect(segment.startsWith(".")).toBe(false);
-        }
-        const target = resolve(root, ...segments);
-        expect(target === root || target.startsWith(root + sep)).toBe(true);
-      }),
+      fc.property(
+        fc.array(hostile, { maxLength: 6 }).map((parts) => parts.join("/")),
+        fc.boolean(),
+        (rest, dotFiles) => {
+          const segments = safeSegments(rest, dotFiles);
+          if (segments === null) return;
+          for (const segment of segments) {
+            expect(segment).not.toBe(".");
+            expect(segment).not.toBe("..");
+            expect(segment).not.toMatch(/[/\\\0]/);
+            if (!dotFiles) expect(segment.startsWith(".")).toBe(false);
+          }
+          const target = resolve(root, ...segments);
+          expect(target === root || target.startsWith(root + sep)).toBe(true);
+        },
+      ),
       params,
     );
   });
@@ -351,7 +442,9 @@ describe("the whole pipeline (in-process)", () => {
         async (path, query, cookie, body, prefix) => {
           let url: string;
           try {
-            url = new URL(`http://localhost${prefix}${path.replaceAll("#", "%23").replaceAll("?", "%3F")}?${query.replaceAll("#", "")}`).href;
+            url = new URL(
+              `http://localhost${prefix}${path.replaceAll("#", "%23").replaceAll("?", "%3F")}?${query.replaceAll("#", "")}`,
+            ).href;
           } catch {
             return; // not a URL a client could send
           }

@@ -21,7 +21,11 @@ export interface FrameOptions {
 }
 
 /** Encodes one frame (RFC 6455 §5.2). */
-export function frame(opcode: number, payload: Uint8Array | string = new Uint8Array(0), options: FrameOptions = {}): Uint8Array {
+export function frame(
+  opcode: number,
+  payload: Uint8Array | string = new Uint8Array(0),
+  options: FrameOptions = {},
+): Uint8Array {
   const data = typeof payload === "string" ? new TextEncoder().encode(payload) : payload;
   const length = options.declaredLength ?? data.length;
   const masked = options.mask ?? true;

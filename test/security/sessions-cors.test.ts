@@ -45,7 +45,11 @@ describe("session tampering (beyond test/sessions.test.ts)", () => {
     const value = cookieValue(await fetch(`${main.url}/login/ann`), "session");
     expect((await me(main, `session=${value}`)).user).toBe("ann");
     expect((await me(other, `admin_session=${value}`)).user).toBeNull();
-    results.add({ group: "sessions", input: "valid cookie moved to another cookie name (same key)", outcome: "empty session" });
+    results.add({
+      group: "sessions",
+      input: "valid cookie moved to another cookie name (same key)",
+      outcome: "empty session",
+    });
   });
 
   test("cookie tossing: with two cookies of the session's name, the first decides; a forged first one gives an empty session", async () => {
@@ -53,7 +57,11 @@ describe("session tampering (beyond test/sessions.test.ts)", () => {
     const mallory = cookieValue(await fetch(`${main.url}/login/mallory`), "session");
     expect((await me(main, `session=forged.value; session=${value}`)).user).toBeNull();
     expect((await me(main, `session=${value}; session=${mallory}`)).user).toBe("ann");
-    results.add({ group: "sessions", input: "two session cookies, forged one first", outcome: "empty session (never the other's data)" });
+    results.add({
+      group: "sessions",
+      input: "two session cookies, forged one first",
+      outcome: "empty session (never the other's data)",
+    });
   });
 
   test("a signature with base64 padding, standard alphabet or surrounding spaces is refused", async () => {
@@ -71,7 +79,11 @@ describe("session tampering (beyond test/sessions.test.ts)", () => {
       if (forged.replaceAll("+", "-").replaceAll("/", "_") === value) continue; // the swap changed nothing
       expect((await me(main, `session=${forged}`)).user).toBeNull();
     }
-    results.add({ group: "sessions", input: "padded / re-alphabeted / truncated signature", outcome: "empty session" });
+    results.add({
+      group: "sessions",
+      input: "padded / re-alphabeted / truncated signature",
+      outcome: "empty session",
+    });
   });
 });
 

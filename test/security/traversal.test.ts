@@ -130,14 +130,26 @@ describe("serveDirectory: no request reaches a file outside the directory", () =
           if (engine === "bun" && reply.status === 505) expect(reply.body).toBe("");
         }
       }
-      results.add({ group: "serveDirectory traversal", input: attempt.replace("@", "/static"), outcome: [...outcomes].sort().join("/"), survived: true });
+      results.add({
+        group: "serveDirectory traversal",
+        input: attempt.replace("@", "/static"),
+        outcome: [...outcomes].sort().join("/"),
+        survived: true,
+      });
     });
   }
 
   test("absolute-form targets cannot smuggle '..' past the route", async () => {
     for (const { handle } of servers) {
-      for (const target of ["http://127.0.0.1/static/../secret.txt", "http://127.0.0.1/../secret.txt", "http://x/%2e%2e/secret.txt"]) {
-        const reply = await rawExchange(handle.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      for (const target of [
+        "http://127.0.0.1/static/../secret.txt",
+        "http://127.0.0.1/../secret.txt",
+        "http://x/%2e%2e/secret.txt",
+      ]) {
+        const reply = await rawExchange(
+          handle.port,
+          `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+        );
         expect(reply.raw).not.toContain(SECRET);
         expect(reply.status).not.toBe(200);
       }
@@ -172,7 +184,13 @@ describe("serveDirectory: no request reaches a file outside the directory", () =
 describe("serveFile", () => {
   test("a fixed path: nothing in the URL or headers changes which file is sent", async () => {
     for (const { handle } of servers) {
-      for (const path of ["/report", "/report/", "/report/../secret.txt", "/report%2f..%2fsecret.txt", "/report?path=../secret.txt"]) {
+      for (const path of [
+        "/report",
+        "/report/",
+        "/report/../secret.txt",
+        "/report%2f..%2fsecret.txt",
+        "/report?path=../secret.txt",
+      ]) {
         const reply = await rawGet(handle.port, path, "Range: bytes=0-100\r\n");
         expect(reply.raw).not.toContain(SECRET);
       }

@@ -6,8 +6,8 @@
  * WebSockets. Handshakes that are not WebSocket handshakes get a 4xx.
  */
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
-import { logger } from "../../src/log/logger.ts";
 import { type ServerHandle, Webfw } from "../../src/index.ts";
+import { logger } from "../../src/log/logger.ts";
 import { Results, startQuiet } from "./helpers.ts";
 import { rawExchange, rawGet } from "./raw-client.ts";
 import { closeCode, closeFrame, type Frame, frame, rawWebSocket } from "./raw-websocket.ts";
@@ -60,7 +60,13 @@ async function exchange(path: string, frames: Uint8Array[]) {
   const tcpClosed = ws.isClosed();
   ws.end();
   const close = received.find((f) => f.opcode === 0x8) ?? null;
-  return { received, close, code: close ? closeCode(close) : null, reason: close ? text(close).slice(2) : "", tcpClosed };
+  return {
+    received,
+    close,
+    code: close ? closeCode(close) : null,
+    reason: close ? text(close).slice(2) : "",
+    tcpClosed,
+  };
 }
 
 async function stillServes(): Promise<boolean> {
@@ -70,26 +76,89 @@ async function stillServes(): Promise<boolean> {
 }
 
 const VIOLATIONS: { name: string; path?: string; frames: Uint8Array[]; code: number; reason?: string }[] = [
-  { name: "unmasked client frame", frames: [frame(0x1, "hello", { mask: false })], code: 1002, reason: "masked" },
+  {
+    name: "unmasked client frame",
+    frames: [frame(0x1, "hello", { mask: false })],
+    code: 1002,
+    reason: "masked",
+  },
   { name: "reserved data opcode 0x3", frames: [frame(0x3, "x")], code: 1002, reason: "opcode" },
   { name: "reserved control opcode 0xB", frames: [frame(0xb, "x")], code: 1002, reason: "opcode" },
-  { name: "RSV1 set without an extension", frames: [frame(0x1, "x", { rsv: 4 })], code: 1002, reason: "RSV1" },
-  { name: "declared length 2^40 (far over maxPayloadLength)", frames: [frame(0x2, new Uint8Array(16), { declaredLength: 2 ** 40 })], code: 1009 },
-  { name: "declared length 2^63 (64-bit length with the top bit set)", frames: [frame(0x2, new Uint8Array(16), { declaredLength: 2 ** 63 })], code: 1009 },
-  { name: `real payload of ${MAX_PAYLOAD * 2} bytes`, frames: [frame(0x2, new Uint8Array(MAX_PAYLOAD * 2))], code: 1009 },
-  { name: "fragments adding up over maxPayloadLength", frames: [frame(0x1, "a".repeat(800), { fin: false }), frame(0x0, "b".repeat(800))], code: 1009 },
-  { name: "text frame with invalid UTF-8 (0xff 0xfe)", frames: [frame(0x1, new Uint8Array([0xff, 0xfe, 0x41]))], code: 1007, reason: "UTF-8" },
-  { name: "text frame with overlong UTF-8 (0xc0 0xae)", frames: [frame(0x1, new Uint8Array([0xc0, 0xae]))], code: 1007 },
-  { name: "text frame with a UTF-16 surrogate (0xed 0xa0 0x80)", frames: [frame(0x1, new Uint8Array([0xed, 0xa0, 0x80]))], code: 1007 },
+  {
+    name: "RSV1 set without an extension",
+    frames: [frame(0x1, "x", { rsv: 4 })],
+    code: 1002,
+    reason: "RSV1",
+  },
+  {
+    name: "declared length 2^40 (far over maxPayloadLength)",
+    frames: [frame(0x2, new Uint8Array(16), { declaredLength: 2 ** 40 })],
+    code: 1009,
+  },
+  {
+    name: "declared length 2^63 (64-bit length with the top bit set)",
+    frames: [frame(0x2, new Uint8Array(16), { declaredLength: 2 ** 63 })],
+    code: 1009,
+  },
+  {
+    name: `real payload of ${MAX_PAYLOAD * 2} bytes`,
+    frames: [frame(0x2, new Uint8Array(MAX_PAYLOAD * 2))],
+    code: 1009,
+  },
+  {
+    name: "fragments adding up over maxPayloadLength",
+    frames: [frame(0x1, "a".repeat(800), { fin: false }), frame(0x0, "b".repeat(800))],
+    code: 1009,
+  },
+  {
+    name: "text frame with invalid UTF-8 (0xff 0xfe)",
+    frames: [frame(0x1, new Uint8Array([0xff, 0xfe, 0x41]))],
+    code: 1007,
+    reason: "UTF-8",
+  },
+  {
+    name: "text frame with overlong UTF-8 (0xc0 0xae)",
+    frames: [frame(0x1, new Uint8Array([0xc0, 0xae]))],
+    code: 1007,
+  },
+  {
+    name: "text frame with a UTF-16 surrogate (0xed 0xa0 0x80)",
+    frames: [frame(0x1, new Uint8Array([0xed, 0xa0, 0x80]))],
+    code: 1007,
+  },
   { name: "continuation frame with nothing to continue", frames: [frame(0x0, "x")], code: 1002 },
-  { name: "new text frame inside a fragmented message", frames: [frame(0x1, "a", { fin: false }), frame(0x1, "b")], code: 1002 },
+  {
+    name: "new text frame inside a fragmented message",
+    frames: [frame(0x1, "a", { fin: false }), frame(0x1, "b")],
+    code: 1002,
+  },
   { name: "fragmented control frame", frames: [frame(0x9, "x", { fin: false })], code: 1002 },
-  { name: "ping with 126 bytes (control frames max 125)", frames: [frame(0x9, new Uint8Array(126))], code: 1002 },
+  {
+    name: "ping with 126 bytes (control frames max 125)",
+    frames: [frame(0x9, new Uint8Array(126))],
+    code: 1002,
+  },
   { name: "close frame with code 999", frames: [closeFrame(999)], code: 1002 },
   { name: "close frame with a 1-byte payload", frames: [frame(0x8, new Uint8Array([3]))], code: 1002 },
-  { name: "close frame with a reason that is not UTF-8", frames: [frame(0x8, new Uint8Array([3, 232, 0xff]))], code: 1007 },
-  { name: "receiveJson: invalid JSON", path: "/json", frames: [frame(0x1, "{nope")], code: 1007, reason: "invalid JSON" },
-  { name: "receiveJson: JSON nested 200 deep", path: "/json", frames: [frame(0x1, `${"[".repeat(200)}${"]".repeat(200)}`)], code: 1007, reason: "128" },
+  {
+    name: "close frame with a reason that is not UTF-8",
+    frames: [frame(0x8, new Uint8Array([3, 232, 0xff]))],
+    code: 1007,
+  },
+  {
+    name: "receiveJson: invalid JSON",
+    path: "/json",
+    frames: [frame(0x1, "{nope")],
+    code: 1007,
+    reason: "invalid JSON",
+  },
+  {
+    name: "receiveJson: JSON nested 200 deep",
+    path: "/json",
+    frames: [frame(0x1, `${"[".repeat(200)}${"]".repeat(200)}`)],
+    code: 1007,
+    reason: "128",
+  },
 ];
 
 describe("protocol violations close the connection with the RFC 6455 code", () => {
@@ -97,7 +166,12 @@ describe("protocol violations close the connection with the RFC 6455 code", () =
     test(v.name, async () => {
       const outcome = await exchange(v.path ?? "/echo", v.frames);
       const survived = await stillServes();
-      results.add({ group: "WebSocket frames", input: v.name, outcome: `close ${outcome.code}${outcome.tcpClosed ? ", TCP closed" : ""}`, survived });
+      results.add({
+        group: "WebSocket frames",
+        input: v.name,
+        outcome: `close ${outcome.code}${outcome.tcpClosed ? ", TCP closed" : ""}`,
+        survived,
+      });
       expect(outcome.code).toBe(v.code);
       if (v.reason) expect(outcome.reason).toContain(v.reason);
       expect(outcome.tcpClosed).toBe(true);
@@ -106,7 +180,12 @@ describe("protocol violations close the connection with the RFC 6455 code", () =
   }
 
   test("a well-formed exchange still works (the frames above are really what break it)", async () => {
-    const outcome = await exchange("/echo", [frame(0x1, "hel", { fin: false }), frame(0x0, "lo"), frame(0x2, new Uint8Array([1, 2, 3])), closeFrame(1000)]);
+    const outcome = await exchange("/echo", [
+      frame(0x1, "hel", { fin: false }),
+      frame(0x0, "lo"),
+      frame(0x2, new Uint8Array([1, 2, 3])),
+      closeFrame(1000),
+    ]);
     expect(outcome.received.slice(0, 2).map((f) => f.opcode)).toEqual([0x1, 0x2]);
     expect(text(outcome.received[0] as Frame)).toBe("hello");
     expect(outcome.code).toBe(1000);
@@ -115,7 +194,12 @@ describe("protocol violations close the connection with the RFC 6455 code", () =
   test("a binary message that is not UTF-8, read as text by the handler, closes with 1007", async () => {
     const outcome = await exchange("/text-only", [frame(0x2, new Uint8Array([0xff, 0x00]))]);
     const survived = await stillServes();
-    results.add({ group: "WebSocket frames", input: "binary frame (not UTF-8) to a handler reading text", outcome: `close ${outcome.code}`, survived });
+    results.add({
+      group: "WebSocket frames",
+      input: "binary frame (not UTF-8) to a handler reading text",
+      outcome: `close ${outcome.code}`,
+      survived,
+    });
     expect(outcome.code).toBe(1007);
     expect(outcome.reason).toContain("UTF-8");
     expect(survived).toBe(true);
@@ -136,12 +220,36 @@ describe("handshakes that are not valid WebSocket upgrades", () => {
   const KEY = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
   const cases: [string, string, number][] = [
     ["no Sec-WebSocket-Key", upgrade("/echo", "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"), 400],
-    ["a key that is not 16 bytes of base64", upgrade("/echo", "Upgrade: websocket\r\nSec-WebSocket-Key: x\r\nSec-WebSocket-Version: 13\r\n"), 400],
-    ["Sec-WebSocket-Version 8", upgrade("/echo", `Upgrade: websocket\r\n${KEY}Sec-WebSocket-Version: 8\r\n`), 426],
+    [
+      "a key that is not 16 bytes of base64",
+      upgrade("/echo", "Upgrade: websocket\r\nSec-WebSocket-Key: x\r\nSec-WebSocket-Version: 13\r\n"),
+      400,
+    ],
+    [
+      "Sec-WebSocket-Version 8",
+      upgrade("/echo", `Upgrade: websocket\r\n${KEY}Sec-WebSocket-Version: 8\r\n`),
+      426,
+    ],
     ["plain GET on a WebSocket path", upgrade("/echo", ""), 426],
-    ["POST with Upgrade: websocket", upgrade("/echo", `Upgrade: websocket\r\n${KEY}Sec-WebSocket-Version: 13\r\nContent-Length: 0\r\n`, "POST"), 405],
-    ["upgrade on an HTTP-only path", upgrade("/", `Upgrade: websocket\r\n${KEY}Sec-WebSocket-Version: 13\r\n`), 200],
-    ["upgrade on an unknown path", upgrade("/nope", `Upgrade: websocket\r\n${KEY}Sec-WebSocket-Version: 13\r\n`), 404],
+    [
+      "POST with Upgrade: websocket",
+      upgrade(
+        "/echo",
+        `Upgrade: websocket\r\n${KEY}Sec-WebSocket-Version: 13\r\nContent-Length: 0\r\n`,
+        "POST",
+      ),
+      405,
+    ],
+    [
+      "upgrade on an HTTP-only path",
+      upgrade("/", `Upgrade: websocket\r\n${KEY}Sec-WebSocket-Version: 13\r\n`),
+      200,
+    ],
+    [
+      "upgrade on an unknown path",
+      upgrade("/nope", `Upgrade: websocket\r\n${KEY}Sec-WebSocket-Version: 13\r\n`),
+      404,
+    ],
   ];
   for (const [name, request, status] of cases) {
     test(name, async () => {

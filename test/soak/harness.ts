@@ -48,9 +48,29 @@ export interface WrkResult {
 /** Runs wrk against `url` with the mixed script; wrk goes on CPU 1 when taskset exists (the server is not pinned). */
 export async function runWrk(url: string, seconds: number, connections: number): Promise<WrkResult> {
   const threads = Math.min(2, connections);
-  const cmd = ["wrk", "-t", String(threads), "-c", String(connections), "-d", `${seconds}s`, "--timeout", "10s", "-s", WRK_SCRIPT, url];
-  const proc = Bun.spawn(Bun.which("taskset") ? ["taskset", "-c", "1", ...cmd] : cmd, { stdout: "pipe", stderr: "pipe" });
-  const [raw, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const cmd = [
+    "wrk",
+    "-t",
+    String(threads),
+    "-c",
+    String(connections),
+    "-d",
+    `${seconds}s`,
+    "--timeout",
+    "10s",
+    "-s",
+    WRK_SCRIPT,
+    url,
+  ];
+  const proc = Bun.spawn(Bun.which("taskset") ? ["taskset", "-c", "1", ...cmd] : cmd, {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [raw, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(`wrk exited ${code}: ${err}`);
   const num = (label: string) => Number(new RegExp(`^${label} (\\d+)`, "m").exec(raw)?.[1] ?? Number.NaN);
   const sock = /^SOCKET_ERRORS (\d+) (\d+) (\d+) (\d+)/m.exec(raw);
@@ -83,13 +103,20 @@ export function fdCount(pid: number): number {
 
 /** Full GC in the app (its test-only /gc route), then its RSS from /proc. */
 export async function settledRss(program: Program): Promise<number> {
+  return (await settle(program)).rss;
+}
+
+/** Full GCs in the app, then its RSS (from /proc) and live JavaScript object count. */
+export async function settle(program: Program): Promise<{ rss: number; objects: number }> {
+  let objects = 0;
   for (let i = 0; i < 3; i++) {
-    await fetch(`${program.url}/gc`, { headers: { connection: "close" } });
+    const reply = await fetch(`${program.url}/gc`, { headers: { connection: "close" } });
+    objects = ((await reply.json()) as { objects: number }).objects;
     await Bun.sleep(200);
   }
-  return rssOf(program.proc.pid);
+  return { rss: rssOf(program.proc.pid), objects };
 }
 
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-export { type Program } from "../faults/spawn.ts";
+export type { Program } from "../faults/spawn.ts";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Results } from "../security/helpers.ts";
-import { mib, type Program, runWrk, SOAK, settledRss, startMixed } from "./harness.ts";
+import { mib, type Program, runWrk, SOAK, settle, startMixed } from "./harness.ts";
 
 const results = new Results("soak-rss");
 let program: Program;
@@ -33,17 +33,18 @@ test(
   `RSS after ${SOAK.requests} requests is within 10 % of RSS after warm-up`,
   async () => {
     const warmup = await load(Math.max(50_000, SOAK.requests / 10));
-    const afterWarmup = await settledRss(program);
+    const afterWarmup = await settle(program);
     const rest = await load(SOAK.requests - warmup);
-    const afterAll = await settledRss(program);
-    const growth = (afterAll - afterWarmup) / afterWarmup;
+    const end = await settle(program);
+    const growth = (end.rss - afterWarmup.rss) / afterWarmup.rss;
     results.add({
       group: "memory",
       input: `${warmup + rest} requests of the mixed load (64 connections)`,
-      outcome: `RSS ${mib(afterWarmup)} after ${warmup} (warm-up) → ${mib(afterAll)} after ${warmup + rest}: ${(growth * 100).toFixed(1)} %`,
+      outcome: `RSS ${mib(afterWarmup.rss)} after ${warmup} (warm-up) → ${mib(end.rss)} after ${warmup + rest}: ${(growth * 100).toFixed(1)} %; JS objects ${afterWarmup.objects} → ${end.objects}`,
       survived: true,
     });
     expect(growth).toBeLessThan(0.1);
+    expect(end.objects).toBeLessThan(afterWarmup.objects * 1.01 + 100);
   },
   30 * 60 * 1000,
 );

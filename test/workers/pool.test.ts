@@ -46,6 +46,13 @@ describe("worker pool (--workers 2)", () => {
     expect((await get("/thread")).status).toBe(200);
   });
 
+  test("a synchronous handler past its timeout: 503, and its Worker is replaced", async () => {
+    const stuck = await get("/spin-forever");
+    expect(stuck.status).toBe(503);
+    const after = await Promise.all(Array.from({ length: 6 }, () => get("/cpu/5").then((r) => r.status)));
+    expect(after).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
   test("a Worker that dies fails its request and is replaced", async () => {
     const spy = spyOn(logger, "error").mockImplementation(() => {});
     const died = await get("/die");
