@@ -18,7 +18,7 @@ import { Webfw } from "../src/app.ts";
 import { calibrate } from "./lib/cpu-work.ts";
 import { launch, measure, measureRss, type Sample, type Settings } from "./lib/measure.ts";
 import type { RunningServer } from "./lib/proc.ts";
-import { checkTargets, markdown, type Report, summarise } from "./lib/report.ts";
+import { checkTargets, markdown, type Report, rankEngines, summarise } from "./lib/report.ts";
 import { SCENARIOS, type Scenario } from "./lib/scenarios.ts";
 import { describeMachine, waitForQuiet } from "./lib/system.ts";
 
@@ -234,7 +234,11 @@ function describe(s: Sample): string {
     return `${head} RSS idle ${(s.rssIdleKb / 1024).toFixed(1)} MB, mid ${((s.rssMidKb ?? 0) / 1024).toFixed(1)} MB, end ${((s.rssEndKb ?? 0) / 1024).toFixed(1)} MB (${noise})`;
   }
   const health = s.healthP99Ms !== undefined ? `, /health p99 ${s.healthP99Ms?.toFixed(1)} ms` : "";
-  return `${head} ${Math.round(s.value ?? 0)} ${s.scenario === "ws" ? "msg/s" : "req/s"}${health}${s.errors ? `, ${s.errors} errors` : ""} (${noise})`;
+  const use =
+    s.serverCores !== undefined
+      ? `, server ${s.serverCores.toFixed(2)} cores, ${s.serverUsPerOp?.toFixed(2)} µs/op`
+      : "";
+  return `${head} ${Math.round(s.value ?? 0)} ${s.scenario === "ws" ? "msg/s" : "req/s"}${health}${use}${s.errors ? `, ${s.errors} errors` : ""} (${noise})`;
 }
 
 const results = scenarios.map((scenario) =>
@@ -252,6 +256,7 @@ const report: Report = {
   command: ["bun run bench", ...process.argv.slice(2)].join(" "),
   results,
   targets: checkTargets(results),
+  engines: rankEngines(results),
   samples,
 };
 const md = markdown(report);

@@ -160,7 +160,8 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
   const runtime = new Runtime(table, app.config.router, app.fallbacks, errorDispatcher);
   const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
-  const bunRoutes = app.config.router === "bun" ? nativeRoutes(table, statics, handle) : {};
+  const bunRoutes =
+    app.config.router === "bun" ? nativeRoutes(table, statics, handle) : constRoutes(table, statics, handle);
   return { bunRoutes, handle, runtime, plans, websocket };
 }
 
@@ -215,10 +216,16 @@ async function constResponse(plan: RoutePlan, config: PipelineConfig): Promise<W
 }
 
 /** Bun's native route table: one function per method, or the static response of a const route. */
-function nativeRoutes(table: RouteTable, statics: Map<string, WebResponse>, slowPath: BunHandler): BunRoutes {
+function nativeRoutes(
+  table: RouteTable,
+  statics: Map<string, WebResponse>,
+  slowPath: BunHandler,
+  only?: Set<string>,
+): BunRoutes {
   const routes: BunRoutes = {};
   const keys = bunRouteTable(table.keys());
   for (const [key, pattern] of keys) {
+    if (only && !only.has(pattern)) continue;
     const methods = table.get(pattern) as Map<string, Dispatcher>;
     const entry: Partial<Record<string, BunHandler | WebResponse>> = {};
     const readParams = paramReader(pattern);
@@ -230,6 +237,27 @@ function nativeRoutes(table: RouteTable, statics: Map<string, WebResponse>, slow
     routes[key] = entry;
   }
   return routes;
+}
+
+/**
+ * The `js` and `ffi` engines match in JavaScript, but a const route on a fixed path still goes to
+ * Bun's native table as a static response (DESIGN §2: "const routes: static Response, no JS at
+ * all"): there is nothing to match. The other methods of that path go with it, exactly as the
+ * `bun` engine serves them; everything else stays with the engine.
+ */
+function constRoutes(table: RouteTable, statics: Map<string, WebResponse>, slowPath: BunHandler): BunRoutes {
+  const fixed = new Set<string>();
+  for (const id of statics.keys()) {
+    const pattern = id.slice(id.indexOf(" ") + 1);
+    if (table.has(pattern) && patternParams(pattern).length === 0) fixed.add(pattern);
+  }
+  if (fixed.size === 0) return {};
+  try {
+    return nativeRoutes(table, statics, slowPath, fixed);
+  } catch {
+    // A pattern Bun's table cannot take: the engine serves the const route too (from JavaScript).
+    return {};
+  }
 }
 
 type ParamSource = (req: Bun.BunRequest) => Params;

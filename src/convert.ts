@@ -9,6 +9,10 @@ type WebResponse = globalThis.Response;
 const TEXT = "text/plain; charset=utf-8";
 const JSON_TYPE = "application/json";
 const BINARY = "application/octet-stream";
+// Built once: a Response copies its init headers, and copying a Headers is cheaper than
+// building one from an object literal on every request (measured in bench/micro.ts).
+const TEXT_HEADERS = new globalThis.Headers({ "content-type": TEXT });
+const JSON_HEADERS = new globalThis.Headers({ "content-type": JSON_TYPE });
 const DICT_KEYS = new Set(["statusCode", "description", "type", "headers"]);
 const DICT_TYPES: Record<string, string> = {
   text: TEXT,
@@ -25,7 +29,7 @@ export function toWebResponse(
   value: unknown,
   request: globalThis.Request,
 ): WebResponse | Promise<WebResponse> {
-  if (typeof value === "string") return new globalThis.Response(value, { headers: { "content-type": TEXT } });
+  if (typeof value === "string") return new globalThis.Response(value, { headers: TEXT_HEADERS });
   if (value === undefined || value === null) return new globalThis.Response(null, { status: 204 });
   if (typeof value !== "object") return jsonResponse(value, 200);
   if (value instanceof globalThis.Response) return value;
@@ -50,14 +54,15 @@ export function toWebResponse(
 }
 
 /** The webfw `Response` that after-request middlewares receive. */
-export async function toWebfwResponse(value: unknown, request: globalThis.Request): Promise<Response> {
+export function toWebfwResponse(value: unknown, request: globalThis.Request): Response | Promise<Response> {
   if (value instanceof Response) return value;
-  if (typeof value === "string") return new Response(200, { "content-type": TEXT }, value);
-  return Response.fromWeb(await toWebResponse(value, request));
+  if (typeof value === "string") return new Response(200, new globalThis.Headers(TEXT_HEADERS), value);
+  const web = toWebResponse(value, request);
+  return web instanceof Promise ? web.then((r) => Response.fromWeb(r)) : Response.fromWeb(web);
 }
 
 function jsonResponse(value: unknown, status: number): WebResponse {
-  return new globalThis.Response(JSON.stringify(value), { status, headers: { "content-type": JSON_TYPE } });
+  return new globalThis.Response(JSON.stringify(value), { status, headers: JSON_HEADERS });
 }
 
 /** `[body, status]`: exactly two items, the second an integer status code. */

@@ -34,14 +34,10 @@ export class Request<
   pathParams: P;
   /** Set by authentication; `null` when not authenticated. */
   identity: Identity | null = null;
-  /** Typed arguments of the route's `args` option. */
-  args: A = {} as A;
   /** The body validated by the route's `body` option. */
   parsedBody: B = undefined as B;
-  globalDependencies: Record<string, unknown> = {};
-  routerDependencies: Record<string, unknown> = {};
-  /** Per-request state for middlewares (sessions, timing, …). */
-  readonly state: Record<string, unknown> = {};
+  globalDependencies: Record<string, unknown>;
+  routerDependencies: Record<string, unknown>;
   /** The signed-cookie session; `null` unless `app.configureSessions()` was called. */
   session: Session | null = null;
 
@@ -55,12 +51,38 @@ export class Request<
   private cachedCookies: Record<string, string> | null = null;
   private cachedBody: string | Uint8Array | null = null;
   private cachedIp: string | null | undefined = undefined;
+  // Created on first use: most requests never touch them, and every allocation counts on the hot path.
+  private argsValue: A | null = null;
+  private stateValue: Record<string, unknown> | null = null;
 
-  constructor(raw: globalThis.Request, pathParams: P, server: Server<unknown> | null = null) {
+  constructor(
+    raw: globalThis.Request,
+    pathParams: P,
+    server: Server<unknown> | null = null,
+    globalDependencies: Record<string, unknown> = {},
+    routerDependencies: Record<string, unknown> = {},
+  ) {
     this.raw = raw;
     this.method = raw.method;
     this.pathParams = pathParams;
     this.server = server;
+    this.globalDependencies = globalDependencies;
+    this.routerDependencies = routerDependencies;
+  }
+
+  /** Typed arguments of the route's `args` option. */
+  get args(): A {
+    this.argsValue ??= {} as A;
+    return this.argsValue;
+  }
+  set args(value: A) {
+    this.argsValue = value;
+  }
+
+  /** Per-request state for middlewares (sessions, timing, …). */
+  get state(): Record<string, unknown> {
+    this.stateValue ??= {};
+    return this.stateValue;
   }
 
   get url(): Url {
@@ -69,7 +91,7 @@ export class Request<
   }
 
   get queryParams(): QueryParams {
-    this.cachedQuery ??= new QueryParams(this.url.query);
+    this.cachedQuery ??= new QueryParams(this.cachedUrl?.query ?? Url.queryOf(this.raw.url));
     return this.cachedQuery;
   }
   set queryParams(value: QueryParams) {

@@ -2,7 +2,8 @@
  * WebSocket echo load generator (the runner pins it to core 1): opens
  * `--connections` sockets, keeps `--window` messages in flight on each, and
  * counts the echoes received during `--duration` seconds after `--warmup`.
- * Prints one JSON line: { messages, seconds, rate, mismatches }.
+ * Prints one JSON line: { messages, seconds, rate, mismatches, totalMessages, totalSeconds }
+ * (the totals include the warm-up, to match the server's CPU time measured around the whole run).
  */
 import { parseArgs } from "node:util";
 
@@ -25,7 +26,9 @@ const payload = "x".repeat(Number(values.size));
 
 let counting = false;
 let messages = 0;
+let totalMessages = 0;
 let mismatches = 0;
+const began = performance.now();
 
 function open(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
@@ -46,6 +49,7 @@ const sockets = await Promise.all(Array.from({ length: connections }, () => open
 for (const socket of sockets) {
   socket.onmessage = (event) => {
     if (event.data !== payload) mismatches++;
+    totalMessages++;
     if (counting) messages++;
     socket.send(payload);
   };
@@ -59,5 +63,8 @@ await Bun.sleep(duration * 1000);
 counting = false;
 const seconds = (performance.now() - start) / 1000;
 for (const socket of sockets) socket.close();
-console.log(JSON.stringify({ messages, seconds, rate: messages / seconds, mismatches }));
+const totalSeconds = (performance.now() - began) / 1000;
+console.log(
+  JSON.stringify({ messages, seconds, rate: messages / seconds, mismatches, totalMessages, totalSeconds }),
+);
 process.exit(0);

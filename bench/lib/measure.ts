@@ -37,6 +37,10 @@ export interface Sample {
   requests?: number;
   /** Non-2xx responses, socket errors, wrong echoes. */
   errors: number;
+  /** Cores the server process (threads and children) kept busy. */
+  serverCores?: number;
+  /** Server CPU time per request or message, µs. */
+  serverUsPerOp?: number | null;
   /** Fraction of the CPU other processes used during the measurement. */
   interference: number;
   error?: string;
@@ -54,9 +58,8 @@ function scriptPath(name: string): string {
   return join(HERE, "lua", name);
 }
 
-/** The cores a scenario's servers run on: the CPU scenario's Workers need the second core (wrk needs little there). */
 function serverCores(scenario: Scenario): string {
-  return scenario.kind === "cpu" ? `${SERVER_CORE},${LOAD_CORE}` : SERVER_CORE;
+  return scenario.serverCpus ?? SERVER_CORE;
 }
 
 /**
@@ -70,11 +73,13 @@ export async function launch(
   variant: Variant,
   settings: Settings,
 ): Promise<RunningServer | { error: string }> {
-  const env = {
+  const env: Record<string, string> = {
     ...variant.env,
     BENCH_SCENARIO: scenario.name,
     BENCH_CPU_ITERATIONS: String(settings.cpuIterations),
   };
+  // Several processes share one port (reusePort): they cannot each pick port 0.
+  if (env.BENCH_ARGV?.includes("--processes")) env.BENCH_PORT = String(freePort());
   let server: RunningServer;
   try {
     server = await startServer(serverFile(variant), serverCores(scenario), env);
@@ -90,6 +95,20 @@ export async function launch(
     await server.stop();
     return { error: `no answer: ${(error as Error).message}` };
   }
+}
+
+/** How busy the server was (cores) and its CPU time per request or message (µs): the second is
+ * what a saturated server's throughput is the inverse of, and it stays meaningful when the load
+ * generator, not the server, is the bottleneck (WebSocket echo). */
+function serverUse(
+  ticks: number,
+  operations: number,
+  seconds: number,
+): { serverCores: number; serverUsPerOp: number | null } {
+  return {
+    serverCores: ticks / 100 / seconds,
+    serverUsPerOp: operations > 0 ? (ticks * 10_000) / operations : null,
+  };
 }
 
 /** One measurement of a running server (http, cpu, ws). RSS needs a fresh process: see `measureRss`. */
@@ -154,6 +173,14 @@ export async function measureRss(
   }
 }
 
+/** A port nothing listens on right now (the kernel's choice for port 0). */
+function freePort(): number {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(null) });
+  const port = probe.port as number;
+  probe.stop(true);
+  return port;
+}
+
 async function sanityCheck(url: string, scenario: Scenario): Promise<string | null> {
   const response = await fetch(url, { ...scenario.init, signal: AbortSignal.timeout(10_000) });
   return scenario.check ? scenario.check(response) : null;
@@ -174,11 +201,13 @@ async function loadHttp(
   const watch = new CpuWatch();
   const serverBefore = treeTicks(server.pid);
   const result = await runWrk({ ...common, duration: settings.duration, latency: true });
-  const own = treeTicks(server.pid) - serverBefore + result.cpuTicks;
+  const serverTicks = treeTicks(server.pid) - serverBefore;
+  const own = serverTicks + result.cpuTicks;
   return {
     value: result.rps,
     p99Ms: result.p99,
     requests: result.requests,
+    ...serverUse(serverTicks, result.requests, settings.duration),
     errors: result.non2xx + result.socketErrors,
     interference: watch.othersFraction(own),
   };
@@ -193,26 +222,52 @@ async function loadCpu(
   if (settings.warmup > 0) await runWrk({ ...load, duration: settings.warmup });
   const watch = new CpuWatch();
   const serverBefore = treeTicks(server.pid);
-  // The load and a single-connection probe of /health run at the same time.
+  // The load and an open-loop probe of /health (one request per 10 ms) run at the same time.
   const [result, health] = await Promise.all([
     runWrk({ ...load, duration: settings.duration }),
-    runWrk({
-      url: `${server.url}/health`,
-      cpus: LOAD_CORE,
-      connections: 1,
-      duration: settings.duration,
-      latency: true,
-    }),
+    runClient(
+      [
+        "latency-probe.ts",
+        `--url=${server.url}/health`,
+        `--duration=${settings.duration}`,
+        "--interval-ms=10",
+      ],
+      settings,
+    ),
   ]);
-  const own = treeTicks(server.pid) - serverBefore + result.cpuTicks + health.cpuTicks;
+  const probe = health.result as { count: number; p99: number; errors: number };
+  const serverTicks = treeTicks(server.pid) - serverBefore;
+  const own = serverTicks + result.cpuTicks + health.ticks;
   return {
+    ...serverUse(serverTicks, result.requests, settings.duration),
     value: result.rps,
     p99Ms: null,
-    healthP99Ms: health.p99,
-    healthRps: health.rps,
+    healthP99Ms: probe.p99,
+    healthRps: probe.count / settings.duration,
     requests: result.requests,
-    errors: result.non2xx + result.socketErrors + health.non2xx + health.socketErrors,
+    errors: result.non2xx + result.socketErrors + probe.errors,
     interference: watch.othersFraction(own),
+  };
+}
+
+/** Runs a Bun client script from bench/clients/ pinned to the load core; returns its JSON line and CPU ticks. */
+async function runClient(args: string[], settings: Settings): Promise<{ result: unknown; ticks: number }> {
+  const [script, ...rest] = args;
+  const proc = Bun.spawn(
+    ["taskset", "-c", LOAD_CORE, process.execPath, join(HERE, "clients", script as string), ...rest],
+    {
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
+  const timer = setTimeout(() => proc.kill("SIGKILL"), (settings.duration + settings.warmup + 30) * 1000);
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const code = await proc.exited;
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`${script} exited with ${code}: ${err.trim().split("\n").at(-1)}`);
+  return {
+    result: JSON.parse(out.trim().split("\n").at(-1) ?? "{}"),
+    ticks: subprocessTicks(proc.resourceUsage()),
   };
 }
 
@@ -222,33 +277,30 @@ async function loadWs(
   settings: Settings,
 ): Promise<Partial<Sample>> {
   const url = `${server.url.replace("http", "ws")}${scenario.path}`;
-  const args = [
-    "taskset",
-    "-c",
-    LOAD_CORE,
-    process.execPath,
-    join(HERE, "clients", "ws-echo.ts"),
-    `--url=${url}`,
-    `--connections=${settings.wsConnections}`,
-    `--window=${settings.wsWindow}`,
-    `--duration=${settings.duration}`,
-    `--warmup=${settings.warmup}`,
-  ];
   const watch = new CpuWatch();
   const serverBefore = treeTicks(server.pid);
-  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => proc.kill("SIGKILL"), (settings.duration + settings.warmup + 30) * 1000);
-  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  const code = await proc.exited;
-  clearTimeout(timer);
-  if (code !== 0) throw new Error(`WebSocket client exited with ${code}: ${err.trim().split("\n").at(-1)}`);
-  const result = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as {
+  const client = await runClient(
+    [
+      "ws-echo.ts",
+      `--url=${url}`,
+      `--connections=${settings.wsConnections}`,
+      `--window=${settings.wsWindow}`,
+      `--duration=${settings.duration}`,
+      `--warmup=${settings.warmup}`,
+    ],
+    settings,
+  );
+  const result = client.result as {
     rate: number;
     messages: number;
     mismatches: number;
+    totalMessages: number;
+    totalSeconds: number;
   };
-  const own = treeTicks(server.pid) - serverBefore + subprocessTicks(proc.resourceUsage());
+  const serverTicks = treeTicks(server.pid) - serverBefore;
+  const own = serverTicks + client.ticks;
   return {
+    ...serverUse(serverTicks, result.totalMessages, result.totalSeconds),
     value: result.rate,
     requests: result.messages,
     errors: result.mismatches,

@@ -69,7 +69,9 @@ export async function startServer(
     return { pid: proc.pid, port, url: `http://127.0.0.1:${port}`, stop, stderr: () => errText };
   } catch (error) {
     await stop();
-    throw new Error(`${file} did not start: ${(error as Error).message}\n${errText}`);
+    const lines = errText.trim().split("\n");
+    const last = lines.findLast((line) => /error/i.test(line)) ?? lines.at(-1) ?? "";
+    throw new Error(`${file} did not start: ${(error as Error).message}${last ? ` (${last})` : ""}`);
   }
 }
 

@@ -22,6 +22,9 @@ export interface Row {
   max: number | null;
   ratio: number | null;
   p99Ms: number | null;
+  /** Median server CPU time per request/message (µs) and cores used. */
+  usPerOp: number | null;
+  cores: number | null;
   healthP99Ms?: number | null;
   rssIdleMb?: number | null;
   rssMidMb?: number | null;
@@ -64,6 +67,8 @@ export function summarise(scenario: Scenario, samples: Sample[], unavailable?: s
       max: values.length ? Math.max(...values) : null,
       ratio: null,
       p99Ms: median(mine.map((s) => s.p99Ms ?? Number.NaN)),
+      usPerOp: median(mine.map((s) => s.serverUsPerOp ?? Number.NaN)),
+      cores: median(mine.map((s) => s.serverCores ?? Number.NaN)),
       healthP99Ms: median(mine.map((s) => s.healthP99Ms ?? Number.NaN)),
       rssIdleMb: mb(median(mine.map((s) => s.rssIdleKb ?? Number.NaN))),
       rssMidMb: mb(median(mine.map((s) => s.rssMidKb ?? Number.NaN))),
@@ -151,6 +156,33 @@ export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
   return checks.filter((c) => results.some((r) => r.name === c.scenario));
 }
 
+export interface EngineSummary {
+  engine: string;
+  /** Geometric mean of the ratios vs raw over the request scenarios both ran. */
+  geomean: number | null;
+  scenarios: string[];
+}
+
+/** Which router engine is fastest: geometric mean of its ratios vs raw on the request scenarios. */
+export function rankEngines(results: ScenarioResult[]): EngineSummary[] {
+  const names = ["hello", "const", "params", "json", "middleware"];
+  return ENGINES.map((engine) => {
+    const ratios: number[] = [];
+    const used: string[] = [];
+    for (const name of names) {
+      const ratio = value(results, name, `webfw-${engine}`)?.ratio;
+      if (ratio) {
+        ratios.push(ratio);
+        used.push(name);
+      }
+    }
+    const geomean = ratios.length
+      ? Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length)
+      : null;
+    return { engine, geomean, scenarios: used };
+  }).sort((a, b) => (b.geomean ?? 0) - (a.geomean ?? 0));
+}
+
 export interface Report {
   date: string;
   machine: Machine;
@@ -158,6 +190,7 @@ export interface Report {
   command: string;
   results: ScenarioResult[];
   targets: TargetCheck[];
+  engines: EngineSummary[];
   samples: Sample[];
 }
 
@@ -177,33 +210,35 @@ function tableFor(result: ScenarioResult, settings: Settings): string {
   };
   if (result.kind === "rss") {
     lines.push(
-      `| variant | idle RSS (MB) | after ${int(settings.rssRequests / 2)} (MB) | after ${int(settings.rssRequests)} (MB) | idle ratio vs raw | notes |`,
-      "|---|--:|--:|--:|--:|---|",
+      `| variant | idle RSS (MB) | after ${int(settings.rssRequests / 2)} (MB) | after ${int(settings.rssRequests)} (MB) | idle ratio vs raw | loaded ratio vs raw | notes |`,
+      "|---|--:|--:|--:|--:|--:|---|",
     );
+    const base = result.rows.find((r) => r.variant === result.baseline);
     for (const row of result.rows) {
+      const loaded = row.rssEndMb && base?.rssEndMb ? row.rssEndMb / base.rssEndMb : null;
       lines.push(
-        `| ${row.label} | ${fmt(row.rssIdleMb, 1)} | ${fmt(row.rssMidMb, 1)} | ${fmt(row.rssEndMb, 1)} | ${fmt(row.ratio)} | ${note(row)} |`,
+        `| ${row.label} | ${fmt(row.rssIdleMb, 1)} | ${fmt(row.rssMidMb, 1)} | ${fmt(row.rssEndMb, 1)} | ${fmt(row.ratio)} | ${fmt(loaded)} | ${note(row)} |`,
       );
     }
   } else if (result.kind === "cpu") {
     lines.push(
-      "| variant | /cpu req/s (median) | min–max | ratio vs webfw inline | /health p99 (ms) | notes |",
-      "|---|--:|--:|--:|--:|---|",
+      "| variant | /cpu req/s (median) | min–max | ratio vs webfw inline | /health p99 (ms) | server cores | notes |",
+      "|---|--:|--:|--:|--:|--:|---|",
     );
     for (const row of result.rows) {
       lines.push(
-        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${fmt(row.healthP99Ms, 1)} | ${note(row)} |`,
+        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${fmt(row.healthP99Ms, 1)} | ${fmt(row.cores, 2)} | ${note(row)} |`,
       );
     }
   } else {
     const unit = result.kind === "ws" ? "msg/s" : "req/s";
     lines.push(
-      `| variant | ${unit} (median) | min–max | ratio vs ${result.baseline === "raw" ? "raw" : result.baseline} | p99 (ms) | notes |`,
-      "|---|--:|--:|--:|--:|---|",
+      `| variant | ${unit} (median) | min–max | ratio vs ${result.baseline === "raw" ? "raw" : result.baseline} | p99 (ms) | server µs/${result.kind === "ws" ? "msg" : "req"} | server cores | notes |`,
+      "|---|--:|--:|--:|--:|--:|--:|---|",
     );
     for (const row of result.rows) {
       lines.push(
-        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${fmt(row.p99Ms)} | ${note(row)} |`,
+        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${fmt(row.p99Ms)} | ${fmt(row.usPerOp, 2)} | ${fmt(row.cores, 2)} | ${note(row)} |`,
       );
     }
   }
@@ -217,7 +252,7 @@ export function markdown(report: Report): string {
     `# webfw benchmark — ${report.date}`,
     "",
     `Machine: ${machine.cpuModel}, ${machine.nproc} vCPU (nproc), ${machine.memTotalMb} MB, Linux ${machine.kernel}; Bun ${machine.bun}, wrk ${machine.wrk}.`,
-    `Servers pinned to core 0 (the cpu scenario: cores 0,1), load generators to core 1; 127.0.0.1 only.`,
+    `Servers pinned to core 0 (the cpu and fast scenarios: cores 0,1), load generators to core 1; 127.0.0.1 only.`,
     `Settings: ${settings.repeat} repeats × ${settings.duration} s (warm-up ${settings.warmup} s), wrk -t1 -c${settings.connections}; ` +
       `cpu: -c${settings.cpuConnections}, ${int(settings.cpuIterations)} iterations/request; ` +
       `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests.`,
@@ -227,6 +262,14 @@ export function markdown(report: Report): string {
     `more than ${Math.round(settings.noise * 100)}% of the CPU during a sample even after ${settings.retries} retries.`,
     "",
     ...report.results.map((r) => tableFor(r, settings)),
+    "## Router engines",
+    "",
+    "Geometric mean of each engine's ratio vs raw Bun.serve over the request scenarios (higher is faster):",
+    "",
+    "| engine | geometric mean | scenarios |",
+    "|---|--:|---|",
+    ...report.engines.map((e) => `| ${e.engine} | ${fmt(e.geomean, 3)} | ${e.scenarios.join(", ") || "–"} |`),
+    "",
     "## Targets (DESIGN §4)",
     "",
     "| scenario | target | engine | measured | met |",

@@ -16,6 +16,7 @@ const app = new Webfw(import.meta.path, { router: engine });
 
 switch (scenario) {
   case "hello":
+  case "fast":
   case "rss":
     app.get("/", () => HELLO);
     break;
