@@ -11,7 +11,7 @@
  *   bun run bench --only hello,params --repeat 5 --duration 10
  *   bun run bench --rss-requests 1000000          # the 1M-request RSS check
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Webfw } from "../src/app.ts";
@@ -39,6 +39,7 @@ const HELP = `bun run bench [options]
   --retries N            re-measurements of a noisy sample (default 2)
   --quiet-wait S         wait up to S seconds for the machine to be quiet before each sample (default 20)
   --out DIR              results directory (default bench/results)
+  --render FILE.json     re-render a saved run's Markdown (no measuring): writes FILE.md
   -h, --help`;
 
 function fail(message: string): never {
@@ -66,6 +67,7 @@ function parse() {
       retries: { type: "string", default: "2" },
       "quiet-wait": { type: "string", default: "20" },
       out: { type: "string" },
+      render: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -86,6 +88,29 @@ function num(name: string, raw: string | undefined, min: number, integer = true)
   if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n)))
     fail(`--${name} must be ${integer ? "an integer" : "a number"} ≥ ${min}`);
   return n;
+}
+
+if (opts.render) {
+  // Recomputes the tables from the saved samples with the current report code.
+  const saved = JSON.parse(readFileSync(opts.render, "utf8")) as Report;
+  const names = new Set(saved.samples.map((sample) => sample.scenario));
+  const redone = SCENARIOS.filter((scenario) => names.has(scenario.name)).map((scenario) =>
+    summarise(
+      scenario,
+      saved.samples.filter((sample) => sample.scenario === scenario.name),
+    ),
+  );
+  const report: Report = {
+    ...saved,
+    results: redone,
+    targets: checkTargets(redone),
+    engines: rankEngines(redone),
+  };
+  const md = markdown(report);
+  writeFileSync(opts.render.replace(/\.json$/, ".md"), md);
+  writeFileSync(opts.render, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(md);
+  process.exit(0);
 }
 
 const only = opts.only?.split(",").map((s) => s.trim());
@@ -117,12 +142,13 @@ function ensurePeers(): void {
   if (existsSync(join(BENCH, "node_modules", "elysia")) && existsSync(join(BENCH, "node_modules", "hono")))
     return;
   console.log("bench: installing bench/package.json (Elysia, Hono) …");
-  const install = Bun.spawnSync(["npm", "ci", "--no-audit", "--no-fund"], {
+  // `npm install` rather than `npm ci`, as .ci/run does: the versions are exact in package.json anyway.
+  const install = Bun.spawnSync(["npm", "install", "--no-audit", "--no-fund"], {
     cwd: BENCH,
     stdout: "inherit",
     stderr: "inherit",
   });
-  if (install.exitCode !== 0) fail("could not install bench/package.json (run `cd bench && npm ci`)");
+  if (install.exitCode !== 0) fail("could not install bench/package.json (run `cd bench && npm install`)");
 }
 
 function ensureTools(): void {

@@ -21,6 +21,8 @@ export interface Row {
   min: number | null;
   max: number | null;
   ratio: number | null;
+  /** Median, min and max over the repeats of (this sample / the baseline's sample of the same repeat). */
+  paired: { median: number; min: number; max: number } | null;
   p99Ms: number | null;
   /** Median server CPU time per request/message (µs) and cores used. */
   usPerOp: number | null;
@@ -66,6 +68,7 @@ export function summarise(scenario: Scenario, samples: Sample[], unavailable?: s
       min: values.length ? Math.min(...values) : null,
       max: values.length ? Math.max(...values) : null,
       ratio: null,
+      paired: null,
       p99Ms: median(mine.map((s) => s.p99Ms ?? Number.NaN)),
       usPerOp: median(mine.map((s) => s.serverUsPerOp ?? Number.NaN)),
       cores: median(mine.map((s) => s.serverCores ?? Number.NaN)),
@@ -82,7 +85,10 @@ export function summarise(scenario: Scenario, samples: Sample[], unavailable?: s
   for (const row of rows) {
     if (scenario.kind === "rss") {
       row.ratio = row.rssIdleMb && base?.rssIdleMb ? row.rssIdleMb / base.rssIdleMb : null;
-    } else row.ratio = row.median !== null && base?.median ? row.median / base.median : null;
+    } else {
+      row.ratio = row.median !== null && base?.median ? row.median / base.median : null;
+      row.paired = pairedRatio(samples, row.variant, scenario.baseline);
+    }
   }
   return {
     name: scenario.name,
@@ -92,6 +98,23 @@ export function summarise(scenario: Scenario, samples: Sample[], unavailable?: s
     rows,
     unavailable,
   };
+}
+
+/**
+ * Ratios of samples taken in the same repeat (seconds apart, in rotated order): the machine's
+ * slow drifts cancel out, so their spread shows how far the ratio of medians can be trusted.
+ */
+function pairedRatio(samples: Sample[], variant: string, baseline: string): Row["paired"] {
+  const ratios: number[] = [];
+  for (const sample of samples) {
+    if (sample.variant !== variant || sample.error || !sample.value) continue;
+    const base = samples.find(
+      (s) => s.variant === baseline && s.repeat === sample.repeat && !s.error && s.value,
+    );
+    if (base?.value) ratios.push(sample.value / base.value);
+  }
+  const mid = median(ratios);
+  return mid === null ? null : { median: mid, min: Math.min(...ratios), max: Math.max(...ratios) };
 }
 
 function value(results: ScenarioResult[], scenario: string, variant: string): Row | undefined {
@@ -197,6 +220,11 @@ export interface Report {
 const int = (n: number | null | undefined) =>
   n === null || n === undefined ? "–" : Math.round(n).toLocaleString("en-US");
 
+function pairedText(row: Row): string {
+  const p = row.paired;
+  return p ? `${fmt(p.median)} (${fmt(p.min)}–${fmt(p.max)})` : "–";
+}
+
 function tableFor(result: ScenarioResult, settings: Settings): string {
   const lines: string[] = [`### ${result.name}: ${result.title}`, ""];
   if (result.unavailable) return [...lines, `not available: ${result.unavailable}`, ""].join("\n");
@@ -222,23 +250,23 @@ function tableFor(result: ScenarioResult, settings: Settings): string {
     }
   } else if (result.kind === "cpu") {
     lines.push(
-      "| variant | /cpu req/s (median) | min–max | ratio vs webfw inline | /health p99 (ms) | server cores | notes |",
-      "|---|--:|--:|--:|--:|--:|---|",
+      "| variant | /cpu req/s (median) | min–max | ratio vs webfw inline | paired ratio (min–max) | /health p99 (ms) | server cores | notes |",
+      "|---|--:|--:|--:|--:|--:|--:|---|",
     );
     for (const row of result.rows) {
       lines.push(
-        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${fmt(row.healthP99Ms, 1)} | ${fmt(row.cores, 2)} | ${note(row)} |`,
+        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${pairedText(row)} | ${fmt(row.healthP99Ms, 1)} | ${fmt(row.cores, 2)} | ${note(row)} |`,
       );
     }
   } else {
     const unit = result.kind === "ws" ? "msg/s" : "req/s";
     lines.push(
-      `| variant | ${unit} (median) | min–max | ratio vs ${result.baseline === "raw" ? "raw" : result.baseline} | p99 (ms) | server µs/${result.kind === "ws" ? "msg" : "req"} | server cores | notes |`,
-      "|---|--:|--:|--:|--:|--:|--:|---|",
+      `| variant | ${unit} (median) | min–max | ratio vs ${result.baseline} | paired ratio (min–max) | p99 (ms) | server µs/${result.kind === "ws" ? "msg" : "req"} | server cores | notes |`,
+      "|---|--:|--:|--:|--:|--:|--:|--:|---|",
     );
     for (const row of result.rows) {
       lines.push(
-        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${fmt(row.p99Ms)} | ${fmt(row.usPerOp, 2)} | ${fmt(row.cores, 2)} | ${note(row)} |`,
+        `| ${row.label} | ${int(row.median)} | ${int(row.min)}–${int(row.max)} | ${fmt(row.ratio)} | ${pairedText(row)} | ${fmt(row.p99Ms)} | ${fmt(row.usPerOp, 2)} | ${fmt(row.cores, 2)} | ${note(row)} |`,
       );
     }
   }
@@ -258,8 +286,10 @@ export function markdown(report: Report): string {
       `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests.`,
     `Command: \`${report.command}\``,
     "",
-    'Values are medians over the repeats; ratios divide medians. "noisy" marks rows where another process took',
-    `more than ${Math.round(settings.noise * 100)}% of the CPU during a sample even after ${settings.retries} retries.`,
+    'Values are medians over the repeats; "ratio" divides medians (the targets use it). "paired ratio" is the',
+    "median of per-repeat ratios (each sample over the baseline's sample of the same repeat), with its range:",
+    'the range shows how much one sample moves on this shared VM. "noisy" marks rows where another process',
+    `took more than ${Math.round(settings.noise * 100)}% of the CPU during a sample even after ${settings.retries} retries.`,
     "",
     ...report.results.map((r) => tableFor(r, settings)),
     "## Router engines",
