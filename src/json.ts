@@ -8,7 +8,8 @@ export const MAX_JSON_DEPTH = 128;
  * parsing so that a hostile body of a million `[` never reaches the parser.
  */
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
-  if (exceedsDepth(text, maxDepth)) {
+  // A text shorter than the limit cannot nest deeper than it: skip the scan.
+  if (text.length > maxDepth && exceedsDepth(text, maxDepth)) {
     throw new BadRequestError(`JSON nesting deeper than ${maxDepth} levels`);
   }
   try {

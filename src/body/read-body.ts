@@ -20,10 +20,10 @@ export async function readBody(request: globalThis.Request, maxBodySize: number)
     if (!/^\d+$/.test(lengthHeader.trim())) throw new BadRequestError("Invalid Content-Length header");
     if (Number(lengthHeader) > maxBodySize) throw tooLarge();
   }
-  const stream = request.body;
-  if (stream === null) return EMPTY;
   if (lengthHeader !== null) {
-    // Bun's HTTP parser frames the body by Content-Length, so the native whole-body read is safe and fastest.
+    if (lengthHeader.trim() === "0") return EMPTY;
+    // Bun's HTTP parser frames the body by Content-Length, so the native whole-body read is safe and fastest
+    // (and touching `request.body` first would make Bun build a stream this path never uses).
     let bytes: Uint8Array;
     try {
       bytes = await request.bytes();
@@ -33,6 +33,8 @@ export async function readBody(request: globalThis.Request, maxBodySize: number)
     if (bytes.length > maxBodySize) throw tooLarge();
     return bytes;
   }
+  const stream = request.body;
+  if (stream === null) return EMPTY;
   return readLimited(stream, maxBodySize);
 }
 
