@@ -1,4 +1,7 @@
-/** One measurement of one variant on one scenario: start the server, check it, load it, stop it. */
+/**
+ * Starting a variant's server (and checking its answer), and measuring it: wrk for the HTTP
+ * scenarios, wrk plus a latency probe for the CPU one, the WebSocket client, or RSS growth.
+ */
 import { join } from "node:path";
 import { type RunningServer, startServer } from "./proc.ts";
 import type { Scenario, Variant } from "./scenarios.ts";

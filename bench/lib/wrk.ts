@@ -1,6 +1,5 @@
-import { subprocessTicks } from "./system.ts";
-
 /** Running `wrk` pinned to a core, with a hard time limit, and reading its summary. */
+import { subprocessTicks } from "./system.ts";
 
 export interface WrkOptions {
   url: string;
