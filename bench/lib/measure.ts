@@ -122,16 +122,7 @@ export async function measure(
   settings: Settings,
   repeat: number,
 ): Promise<Sample> {
-  const base: Sample = {
-    scenario: scenario.name,
-    variant: variant.id,
-    repeat,
-    attempts: 1,
-    value: null,
-    p99Ms: null,
-    errors: 0,
-    interference: 0,
-  };
+  const base = emptySample(scenario, variant, repeat);
   try {
     switch (scenario.kind) {
       case "http":
@@ -155,16 +146,7 @@ export async function measureRss(
   settings: Settings,
   repeat: number,
 ): Promise<Sample> {
-  const base: Sample = {
-    scenario: scenario.name,
-    variant: variant.id,
-    repeat,
-    attempts: 1,
-    value: null,
-    p99Ms: null,
-    errors: 0,
-    interference: 0,
-  };
+  const base = emptySample(scenario, variant, repeat);
   const server = await launch(scenario, variant, settings);
   if ("error" in server) return { ...base, error: server.error };
   try {
@@ -335,4 +317,18 @@ async function loadRss(
   const mid = await phase();
   const end = await phase();
   return { rssIdleKb: idle, rssMidKb: mid, rssEndKb: end, requests: half * 2 };
+}
+
+/** A sample with nothing measured yet. */
+function emptySample(scenario: Scenario, variant: Variant, repeat: number): Sample {
+  return {
+    scenario: scenario.name,
+    variant: variant.id,
+    repeat,
+    attempts: 1,
+    value: null,
+    p99Ms: null,
+    errors: 0,
+    interference: 0,
+  };
 }

@@ -105,3 +105,13 @@ export function collect(stream: ReadableStream<Uint8Array>): { text: () => strin
   })();
   return { text: () => text, done };
 }
+
+/** Whether a process with this pid still exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -3,22 +3,13 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { prepareStart } from "../../src/cli/prepare-start.ts";
 import { logger } from "../../src/log/logger.ts";
-import { collect, testEnv, waitFor } from "./helpers.ts";
+import { alive, collect, testEnv, waitFor } from "./helpers.ts";
 
 const CHILD = join(import.meta.dir, "fixtures/shutdown-child.ts");
 
 function spawnChild(env: Record<string, string | undefined>) {
   const proc = Bun.spawn([process.execPath, CHILD], { env: testEnv(env), stdout: "pipe", stderr: "pipe" });
   return { proc, out: collect(proc.stdout) };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("onShutdownSignal", () => {

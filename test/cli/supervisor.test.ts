@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { respawnArgv } from "../../src/process/respawn.ts";
 import { superviseProcesses } from "../../src/process/supervisor.ts";
-import { collect, freePort, MINI_APP, REPO, tempDir, testEnv, tryGet, waitFor } from "./helpers.ts";
+import { alive, collect, freePort, MINI_APP, REPO, tempDir, testEnv, tryGet, waitFor } from "./helpers.ts";
 
 let tmp: { path: string; remove: () => void };
 beforeAll(() => {
@@ -36,28 +36,30 @@ function startSupervisor(args: string[], env: Record<string, string>) {
   return { proc, err: collect(proc.stderr), out: collect(proc.stdout) };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** A supervisor of two children on a fresh port, reporting to a fresh events folder. */
+function startTwo(name: string) {
+  const port = freePort();
+  const events = eventsDir(name);
+  return {
+    port,
+    events,
+    ...startSupervisor(["--processes", "2", "--port", String(port)], { MINI_EVENTS_DIR: events }),
+  };
+}
+
+function twoChildren(events: string) {
+  return waitFor(
+    () => pidsOf(events, "start").length === 2 && pidsOf(events, "start"),
+    10_000,
+    "two children",
+  );
 }
 
 describe("--processes 2", () => {
   test("two children share the port; a crashed one is restarted within 2 s", async () => {
-    const port = freePort();
-    const events = eventsDir("restart");
-    const { proc, err } = startSupervisor(["--processes", "2", "--port", String(port)], {
-      MINI_EVENTS_DIR: events,
-    });
+    const { port, events, proc, err } = startTwo("restart");
     try {
-      const first = await waitFor(
-        () => pidsOf(events, "start").length === 2 && pidsOf(events, "start"),
-        10_000,
-        "two children",
-      );
+      const first = await twoChildren(events);
       expect(first.every(alive)).toBe(true);
 
       const info = (await (await fetch(`http://127.0.0.1:${port}/info`)).json()) as Record<string, unknown>;
@@ -92,17 +94,9 @@ describe("--processes 2", () => {
   });
 
   test("SIGTERM is forwarded; in-flight requests finish; the supervisor exits 0", async () => {
-    const port = freePort();
-    const events = eventsDir("sigterm");
-    const { proc, err } = startSupervisor(["--processes", "2", "--port", String(port)], {
-      MINI_EVENTS_DIR: events,
-    });
+    const { port, events, proc, err } = startTwo("sigterm");
     try {
-      const children = await waitFor(
-        () => pidsOf(events, "start").length === 2 && pidsOf(events, "start"),
-        10_000,
-        "two children",
-      );
+      const children = await twoChildren(events);
       const slow = fetch(`http://127.0.0.1:${port}/slow?ms=700`);
       await Bun.sleep(150);
       proc.kill("SIGTERM");
@@ -124,17 +118,9 @@ describe("--processes 2", () => {
   });
 
   test("a second signal a moment later kills the children at once (exit 1)", async () => {
-    const port = freePort();
-    const events = eventsDir("force");
-    const { proc, err } = startSupervisor(["--processes", "2", "--port", String(port)], {
-      MINI_EVENTS_DIR: events,
-    });
+    const { port, events, proc, err } = startTwo("force");
     try {
-      const children = await waitFor(
-        () => pidsOf(events, "start").length === 2 && pidsOf(events, "start"),
-        10_000,
-        "two children",
-      );
+      const children = await twoChildren(events);
       const slow = fetch(`http://127.0.0.1:${port}/slow?ms=20000`).then(
         (r) => r.status,
         () => "failed",
