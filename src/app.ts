@@ -3,6 +3,7 @@ import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
 import { type BuildOptions, type BuiltApp, buildRuntime } from "./build.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { checkedRule, type HeaderRule } from "./header-rules.ts";
+import { requestPath } from "./http/request-target.ts";
 import type { RouterEngine } from "./match/types.ts";
 import { Mcp } from "./mcp/index.ts";
 import { resolveOpenApiOptions } from "./openapi/options.ts";
@@ -176,7 +177,7 @@ export class Webfw extends RouterBase {
    */
   serveDirectory(options: ServeDirectoryOptions): this {
     const serve = createDirectoryServer(options);
-    this.fallbacks.push((raw) => serve(raw, rawPathname(raw.url)));
+    this.fallbacks.push((raw) => serve(raw, requestPath(raw.url)));
     return this;
   }
 
@@ -213,14 +214,4 @@ export class Webfw extends RouterBase {
   resetRequestClient(): void {
     this.inProcess = null;
   }
-}
-
-/** The path of a URL as sent (still percent-encoded), without query or fragment. */
-function rawPathname(href: string): string {
-  const start = href.indexOf("/", href.indexOf("//") + 2);
-  if (start === -1) return "/";
-  const query = href.indexOf("?", start);
-  const hash = href.indexOf("#", start);
-  const end = Math.min(query === -1 ? href.length : query, hash === -1 ? href.length : hash);
-  return href.slice(start, end);
 }

@@ -13,8 +13,9 @@ import {
   withHeaderRules,
 } from "./dispatch.ts";
 import { HttpError } from "./errors.ts";
+import { requestProblem } from "./http/request-target.ts";
 import { logger } from "./log/logger.ts";
-import { bunRouteTable, rawParams } from "./match/bun-routes.ts";
+import { bunRouteTable, nativeParamReader, type PatternFor } from "./match/bun-routes.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "./middleware.ts";
 import { openApiRoutes } from "./openapi/index.ts";
 import { Request } from "./request.ts";
@@ -161,7 +162,9 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   const runtime = new Runtime(table, app.config.router, app.fallbacks, errorDispatcher);
   const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
   const bunRoutes =
-    app.config.router === "bun" ? nativeRoutes(table, statics, handle) : constRoutes(table, statics, handle);
+    app.config.router === "bun"
+      ? nativeRoutes(table, statics, handle, (path) => runtime.patternFor(path))
+      : constRoutes(table, statics, handle);
   return { bunRoutes, handle, runtime, plans, websocket };
 }
 
@@ -220,6 +223,7 @@ function nativeRoutes(
   table: RouteTable,
   statics: Map<string, WebResponse>,
   slowPath: BunHandler,
+  patternFor: PatternFor,
   only?: Set<string>,
 ): BunRoutes {
   const routes: BunRoutes = {};
@@ -228,7 +232,7 @@ function nativeRoutes(
     if (only && !only.has(pattern)) continue;
     const methods = table.get(pattern) as Map<string, Dispatcher>;
     const entry: Partial<Record<string, BunHandler | WebResponse>> = {};
-    const readParams = paramReader(pattern);
+    const readParams = paramReader(pattern, patternFor);
     for (const [method, dispatcher] of methods) {
       const fixed = statics.get(`${method} ${pattern}`);
       entry[method] =
@@ -253,30 +257,34 @@ function constRoutes(table: RouteTable, statics: Map<string, WebResponse>, slowP
   }
   if (fixed.size === 0) return {};
   try {
-    return nativeRoutes(table, statics, slowPath, fixed);
+    // Fixed paths only: Bun matched the target exactly, so there is nothing to re-match.
+    return nativeRoutes(table, statics, slowPath, () => null, fixed);
   } catch {
     // A pattern Bun's table cannot take: the engine serves the const route too (from JavaScript).
     return {};
   }
 }
 
-type ParamSource = (req: Bun.BunRequest) => Params;
+/** The route's params, or `null` when the request must be re-routed by its resolved path. */
+type ParamSource = (req: Bun.BunRequest) => Params | null;
 
 /**
- * Bun decodes `req.params` itself and turns malformed escapes into U+FFFD; the
- * framework's contract is strict decoding, so percent-encoded paths (and
- * wildcards, whose capture Bun does not report) are re-read from the raw path.
+ * Bun matches the raw target but `req.url` holds it with dot segments resolved
+ * (src/http/request-target.ts): `nativeParamReader` sends the requests where
+ * they differ back to the generic path, which routes them as the `js` engine
+ * does. Bun also decodes `req.params` itself and turns malformed escapes into
+ * U+FFFD; the framework's contract is strict decoding, so percent-encoded
+ * paths (and wildcards, whose capture Bun does not report) are re-read from
+ * the raw path.
  */
-function paramReader(pattern: string): ParamSource | null {
-  const names = patternParams(pattern);
-  if (names.length === 0) return null;
-  const wildcard = pattern.includes("/*");
+function paramReader(pattern: string, patternFor: PatternFor): ParamSource {
+  if (patternParams(pattern).length === 0) return () => ({});
+  const read = nativeParamReader(pattern, patternFor);
   return (req) => {
-    const url = req.url;
-    if (!wildcard && !url.includes("%")) return req.params as Params;
-    const start = url.indexOf("/", url.indexOf("//") + 2);
-    const end = url.indexOf("?", start);
-    return decodeParams(rawParams(pattern, url.slice(start, end === -1 ? undefined : end)));
+    const bunParams = req.params as Params;
+    const raw = read(req.url, bunParams);
+    if (raw === null || raw === bunParams) return raw;
+    return decodeParams(raw);
   };
 }
 
@@ -284,30 +292,35 @@ function dispatchNative(
   dispatcher: Dispatcher,
   req: Bun.BunRequest,
   server: Server<unknown>,
-  readParams: ParamSource | null,
+  readParams: ParamSource,
   slowPath: BunHandler,
 ): WebResponse | Promise<WebResponse> {
-  if (readParams === null) return dispatcher(req, server, {});
-  let params: Params;
+  // A bad Host or target: the generic path answers 400 with the global middlewares and headers.
+  if (requestProblem(req) !== null) return slowPath(req, server);
+  let params: Params | null;
   try {
     params = readParams(req);
   } catch {
     // Malformed escapes: the generic path answers 400 with the global middlewares and headers.
     return slowPath(req, server);
   }
-  return dispatcher(req, server, params);
+  return params === null ? slowPath(req, server) : dispatcher(req, server, params);
 }
 
-/** Dispatchers for 404/405/400/OPTIONS that still run the app-global middlewares and headers. */
+/**
+ * Dispatchers for 404/405/400/OPTIONS that still run the app-global middlewares and headers.
+ * `bare`: a request refused before routing (bad Host or target) gets only the response headers,
+ * since no middleware may act on a request whose target is not trusted.
+ */
 function errorDispatchers(
   before: BeforeMiddleware[],
   after: AfterMiddleware[],
   config: PipelineConfig,
   wrap: (dispatcher: Dispatcher) => Dispatcher,
-): (status: number, headers?: Record<string, string>, message?: string) => Dispatcher {
+): (status: number, headers?: Record<string, string>, message?: string, bare?: boolean) => Dispatcher {
   const cache = new Map<string, Dispatcher>();
-  return (status, headers = {}, message) => {
-    const key = `${status} ${JSON.stringify(headers)} ${message ?? ""}`;
+  return (status, headers = {}, message, bare = false) => {
+    const key = `${status} ${JSON.stringify(headers)} ${message ?? ""} ${bare}`;
     let dispatcher = cache.get(key);
     if (!dispatcher) {
       const handler =
@@ -316,7 +329,9 @@ function errorDispatchers(
           : () => {
               throw new HttpError(status, message, headers);
             };
-      dispatcher = wrap(compileRoute(builtInPlan("", "GET", handler, before, after), config));
+      dispatcher = wrap(
+        compileRoute(builtInPlan("", "GET", handler, bare ? [] : before, bare ? [] : after), config),
+      );
       if (cache.size < 256) cache.set(key, dispatcher);
     }
     return dispatcher;

@@ -1,5 +1,6 @@
 import { Renderable } from "./bodies.ts";
 import { fileResponse } from "./files/serve-file.ts";
+import { isClientData } from "./response/client-data.ts";
 import { Response } from "./response.ts";
 import { iterableToStream } from "./stream/iterable-stream.ts";
 import { SseBody } from "./stream/sse.ts";
@@ -95,6 +96,8 @@ interface DictionaryResponse {
 
 function isDictionaryResponse(value: object): value is DictionaryResponse {
   if (!("statusCode" in value) || !("description" in value)) return false;
+  // Parsed from the request: the client does not choose the response (src/response/client-data.ts).
+  if (isClientData(value)) return false;
   for (const key of Object.keys(value)) if (!DICT_KEYS.has(key)) return false;
   const dict = value as Record<string, unknown>;
   return (

@@ -8,8 +8,10 @@ import { toWebfwResponse, toWebResponse } from "./convert.ts";
 import { defaultErrorResponse, type ErrorLogger } from "./error-response.ts";
 import { HttpError } from "./errors.ts";
 import { applyHeaderRules, type HeaderRule } from "./header-rules.ts";
+import { matchPath } from "./http/request-target.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "./middleware.ts";
 import { Request } from "./request.ts";
+import { markClientData } from "./response/client-data.ts";
 import { Response } from "./response.ts";
 import type { BodySchema } from "./route.ts";
 import { isStandardSchema, issuePath } from "./standard-schema.ts";
@@ -134,8 +136,15 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
         else throw new TypeError("a before-request middleware must return a Request, a Response or nothing");
       }
       if (plan.auth) await authenticate(request, plan.auth, plan.authRequired);
-      if (plan.args) request.args = parseArgs(request, plan.args, plan.pathParamNames);
-      if (plan.body) request.parsedBody = await validateBody(request, plan.body);
+      // Both are client data: marked so that returning them can never pick the response (client-data.ts).
+      if (plan.args) {
+        request.args = parseArgs(request, plan.args, plan.pathParamNames);
+        markClientData(request.args);
+      }
+      if (plan.body) {
+        request.parsedBody = await validateBody(request, plan.body);
+        markClientData(request.parsedBody);
+      }
       let value = handler(request);
       if (isThenable(value)) value = await value;
       if (plan.after.length === 0) {
@@ -306,17 +315,8 @@ export function withHeaderRules(response: WebResponse, rules: readonly HeaderRul
   }
 }
 
-/** The request path without query, without a trailing slash (except the root). */
-export function normalisedPath(href: string): string {
-  const start = href.indexOf("/", href.indexOf("//") + 2);
-  if (start === -1) return "/";
-  let end = href.indexOf("?", start);
-  if (end === -1) end = href.length;
-  const hash = href.indexOf("#", start);
-  if (hash !== -1 && hash < end) end = hash;
-  if (end - start > 1 && href.charCodeAt(end - 1) === 47) end--;
-  return href.slice(start, end);
-}
+/** The request path without query, without a trailing slash (except the root): src/http/request-target.ts. */
+export const normalisedPath = matchPath;
 
 function withMissingHeaders(response: WebResponse, headers: Record<string, string>): WebResponse {
   const missing = Object.entries(headers).filter(([name]) => !response.headers.has(name));

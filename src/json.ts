@@ -1,4 +1,5 @@
 import { BadRequestError } from "./errors.ts";
+import { parseClientJson } from "./response/client-data.ts";
 
 /** The spec's nesting limit for `request.json()`: `[]` is depth 1, 128 levels parse, 129 do not. */
 export const MAX_JSON_DEPTH = 128;
@@ -13,7 +14,7 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
     throw new BadRequestError(`JSON nesting deeper than ${maxDepth} levels`);
   }
   try {
-    return JSON.parse(text);
+    return parseClientJson(text);
   } catch (error) {
     throw new BadRequestError(`invalid JSON body: ${(error as Error).message}`);
   }

@@ -1,6 +1,7 @@
 import type { Server } from "bun";
-import { type Dispatcher, normalisedPath, type Params } from "./dispatch.ts";
+import type { Dispatcher, Params } from "./dispatch.ts";
 import { BadRequestError } from "./errors.ts";
+import { matchPath, requestProblem } from "./http/request-target.ts";
 import { createMatcher } from "./match/index.ts";
 import type { PathMatcher, RouterEngine } from "./match/types.ts";
 
@@ -32,6 +33,7 @@ export class Runtime {
       status: number,
       headers?: Record<string, string>,
       message?: string,
+      bare?: boolean,
     ) => Dispatcher,
   ) {
     this.matcher = createMatcher(engine);
@@ -39,7 +41,10 @@ export class Runtime {
   }
 
   handle(raw: globalThis.Request, server: Server<unknown> | null): WebResponse | Promise<WebResponse> {
-    const path = normalisedPath(raw.url);
+    // One request-target rule on every engine (src/http/request-target.ts): bad Host or target is a 400.
+    const problem = requestProblem(raw);
+    if (problem !== null) return this.errorDispatcher(400, {}, problem, true)(raw, server, {});
+    const path = matchPath(raw.url);
     const match = this.matcher.match(path);
     if (match === null) return this.unmatched(raw, server);
     const methods = this.table.get(match.pattern) as Map<string, Dispatcher>;
@@ -58,6 +63,11 @@ export class Runtime {
     const allow = allowHeader(methods);
     if (raw.method === "OPTIONS") return this.errorDispatcher(204, { allow })(raw, server, params);
     return this.errorDispatcher(405, { allow })(raw, server, params);
+  }
+
+  /** The pattern a resolved path matches (the `bun` engine re-checks Bun's choice with it), or null. */
+  patternFor(path: string): string | null {
+    return this.matcher.match(path)?.pattern ?? null;
   }
 
   private async unmatched(raw: globalThis.Request, server: Server<unknown> | null): Promise<WebResponse> {

@@ -1,41 +1,30 @@
+import { requestPath, requestQuery, schemeAndHost } from "./http/request-target.ts";
+
 /** The request URL (spec `Url`). */
 export class Url {
   constructor(
     /** `http` or `https`. */
     readonly scheme: string,
-    /** Host with port, as the client sent it. */
+    /** Host with port, as the client sent it; empty for an HTTP/1.0 request without Host. */
     readonly host: string,
-    /** Path, still percent-encoded as received. */
+    /** Path, still percent-encoded as received (dot segments resolved): the path the router matched. */
     readonly path: string,
     /** Query string without the leading `?` (empty when none). */
     readonly query: string,
   ) {}
 
+  /**
+   * Parses a request URL as Bun gives it: absolute, or the bare target when
+   * the request had no usable Host (src/http/request-target.ts).
+   */
   static parse(href: string): Url {
-    const schemeEnd = href.indexOf("://");
-    const hostStart = schemeEnd + 3;
-    let pathStart = href.indexOf("/", hostStart);
-    if (pathStart === -1) pathStart = href.length;
-    const queryStart = href.indexOf("?", pathStart);
-    const hashStart = href.indexOf("#", pathStart);
-    const pathEnd = queryStart === -1 ? (hashStart === -1 ? href.length : hashStart) : queryStart;
-    const queryEnd = hashStart === -1 || hashStart < queryStart ? href.length : hashStart;
-    return new Url(
-      href.slice(0, schemeEnd),
-      href.slice(hostStart, pathStart),
-      href.slice(pathStart, pathEnd) || "/",
-      queryStart === -1 ? "" : href.slice(queryStart + 1, queryEnd),
-    );
+    const { scheme, host } = schemeAndHost(href);
+    return new Url(scheme, host, requestPath(href), requestQuery(href));
   }
 
   /** `Url.parse(href).query` without building the rest (the hot path of `request.queryParams`). */
   static queryOf(href: string): string {
-    const pathStart = href.indexOf("/", href.indexOf("://") + 3);
-    if (pathStart === -1) return "";
-    const queryStart = href.indexOf("?", pathStart);
-    if (queryStart === -1) return "";
-    const hashStart = href.indexOf("#", pathStart);
-    return href.slice(queryStart + 1, hashStart === -1 || hashStart < queryStart ? href.length : hashStart);
+    return requestQuery(href);
   }
 
   toString(): string {

@@ -1,3 +1,4 @@
+import { parseClientJson } from "../response/client-data.ts";
 import type { JsonSchema } from "./json-schema.ts";
 
 /** Thrown by a spec when a value is missing or cannot be converted; becomes a 400 (or 422 for bodies). */
@@ -199,7 +200,7 @@ class DictSpec extends ArgSpec<Record<string, unknown>> {
   fromString(raw: string, name: string): Record<string, unknown> {
     let value: unknown;
     try {
-      value = JSON.parse(raw);
+      value = parseClientJson(raw);
     } catch {
       throw new ArgError(name, `argument '${name}' must be a JSON object`);
     }
@@ -229,7 +230,7 @@ export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
   fromString(raw: string, name: string): InferArgs<S> {
     let value: unknown;
     try {
-      value = JSON.parse(raw);
+      value = parseClientJson(raw);
     } catch {
       throw new ArgError(name, `argument '${name}' must be a JSON object`);
     }

@@ -13,7 +13,11 @@
  *   percent-encoded as a URL parser would encode the request path.
  * - Bun silently lets `/u/:name` replace `/u/:id`; `bunRouteTable` rejects it
  *   like the other engines do.
+ * - Bun matches the RAW request target, dot segments and `\` included, while
+ *   `req.url` has them resolved: `nativeParamReader` spots the requests where
+ *   the two differ, to be re-routed by the resolved path (src/http/request-target.ts).
  */
+import { matchPath, paramsSuspect, requestPath } from "../http/request-target.ts";
 import { JsMatcher } from "./js.ts";
 import { normalisePath, parsePattern } from "./pattern.ts";
 
@@ -120,4 +124,37 @@ export function wildcardValue(pattern: string, pathname: string): string | undef
   const last = parsed.segments.at(-1);
   if (last?.kind !== "wildcard") return undefined;
   return rawParams(pattern, pathname)[last.name];
+}
+
+/** The pattern the `js` trie picks for a resolved path, or null. */
+export type PatternFor = (path: string) => string | null;
+
+/**
+ * Checks Bun's native match of `pattern` against the resolved path in
+ * `req.url`, and returns the raw params to decode, Bun's own `params` when
+ * they need no decoding (no `%` in the URL), or `null` when the request must
+ * be re-routed by its resolved path (the raw target held dot segments, `\` or
+ * `#`, so Bun may have picked a route the resolved path does not belong to).
+ *
+ * A fixed pattern needs no check: Bun matched it byte for byte and patterns
+ * have no dot segments. A `:param` that Bun decoded to `.`/`..` (or with `\`
+ * or `#`) is the trace of a dot segment. A wildcard hides its capture, so
+ * its resolved path is matched again.
+ */
+export function nativeParamReader(
+  pattern: string,
+  patternFor: PatternFor,
+): (url: string, bunParams: Record<string, string>) => Record<string, string> | null {
+  const parsed = parsePattern(pattern);
+  if (parsed.isStatic) return (_url, bunParams) => bunParams;
+  if (parsed.segments.at(-1)?.kind === "wildcard") {
+    return (url) => {
+      // `rawParams` strips the one trailing slash itself, so it gets the path as received.
+      return patternFor(matchPath(url)) === pattern ? rawParams(pattern, requestPath(url)) : null;
+    };
+  }
+  return (url, bunParams) => {
+    if (paramsSuspect(bunParams)) return null;
+    return url.includes("%") ? rawParams(pattern, requestPath(url)) : bunParams;
+  };
 }

@@ -131,6 +131,12 @@ export function parsePattern(pattern: string): ParsedPattern {
       segments.push({ kind: "wildcard", name });
       isStatic = false;
     } else {
+      // Requests never reach the router with a dot segment (it is resolved first: src/http/request-target.ts).
+      if (/^(?:\.|%2e){1,2}$/i.test(seg)) {
+        throw new Error(
+          `invalid route pattern ${JSON.stringify(pattern)}: dot segment "${seg}" can never match`,
+        );
+      }
       segments.push({ kind: "static", value: encodeStaticSegment(seg) });
     }
   }

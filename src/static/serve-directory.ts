@@ -2,6 +2,7 @@ import { realpath, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { HttpError } from "../errors.ts";
 import { fileResponse } from "../files/serve-file.ts";
+import { requestQuery } from "../http/request-target.ts";
 import { directoryListing } from "./listing.ts";
 import { realPathInside, safeSegments } from "./safe-path.ts";
 
@@ -80,7 +81,7 @@ export function createDirectoryServer(opts: ServeDirectoryOptions): DirectorySer
       const location = `${route}/${segments.map((s) => `${encodeURIComponent(s)}/`).join("")}`;
       return new globalThis.Response(null, {
         status: 301,
-        headers: { location: location + new URL(request.url).search },
+        headers: { location: withQuery(location, requestQuery(request.url)) },
       });
     }
     if (indexIsFile) return serve(index!, request);
@@ -112,4 +113,8 @@ async function serve(path: string, request: globalThis.Request): Promise<globalT
     if (error instanceof HttpError && error.status === 404) return null;
     throw error;
   }
+}
+
+function withQuery(location: string, query: string): string {
+  return query === "" ? location : `${location}?${query}`;
 }

@@ -1,4 +1,5 @@
 import { HttpError } from "../errors.ts";
+import { absoluteUrl } from "../http/request-target.ts";
 import type { Request } from "../request.ts";
 import { RequestTimeoutError } from "../timeout.ts";
 import type { WorkerCall, WorkerFailure, WorkerMessage, WorkerReply } from "./protocol.ts";
@@ -67,7 +68,8 @@ export class WorkerPool {
     const call: WorkerCall = {
       id,
       route,
-      url: request.raw.url,
+      // A bare target (HTTP/1.0 without Host) is not a URL the Worker's `new Request` accepts.
+      url: absoluteUrl(request.raw.url),
       method: request.method,
       headers: [...request.headers.raw.entries()],
       body: request.bodyBytes,

@@ -8,6 +8,7 @@ import { toWebResponse } from "../convert.ts";
 import { HttpError } from "../errors.ts";
 import { Identity } from "../identity.ts";
 import { Request } from "../request.ts";
+import { markClientData } from "../response/client-data.ts";
 import { Session } from "../sessions/session.ts";
 import type { WorkerCall, WorkerFailure, WorkerReady, WorkerReply } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
@@ -41,8 +42,11 @@ async function answer(
   const raw = new globalThis.Request(call.url, { method: call.method, headers: call.headers });
   const request = new Request(raw, call.pathParams);
   request.bodyBytes = call.body;
+  // Cloned across the thread: the client-data marks (src/response/client-data.ts) are set again here.
   request.args = call.args;
   request.parsedBody = call.parsedBody;
+  markClientData(request.args);
+  markClientData(request.parsedBody);
   request.identity = call.identityClaims ? new Identity({ claims: call.identityClaims }) : null;
   request.ipAddr = call.ipAddr;
   request.form = call.form;

@@ -9,7 +9,7 @@ for (const engine of allEngines) {
     for (const group of conformanceTable) {
       test(group.name, async () => {
         const paths = group.checks.map(([path]) => path);
-        const got = await engine.run(group.routes, paths);
+        const got = await engine.run(group.routes, paths, group.raw);
         // Compare per path so a failure names the path.
         group.checks.forEach(([path, expected], i) => {
           expect({ path: short(path), result: got[i] }).toEqual({ path: short(path), result: expected });

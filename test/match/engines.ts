@@ -5,7 +5,8 @@
  * each handler reports its pattern and the raw params read back by `rawParams`.
  */
 import { connect } from "node:net";
-import { bunRouteTable, rawParams } from "../../src/match/bun-routes.ts";
+import { matchPath, requestPath } from "../../src/http/request-target.ts";
+import { bunRouteTable, nativeParamReader, rawParams } from "../../src/match/bun-routes.ts";
 import { FfiMatcher } from "../../src/match/ffi.ts";
 import { JsMatcher } from "../../src/match/js.ts";
 import { normalisePath } from "../../src/match/pattern.ts";
@@ -13,7 +14,8 @@ import type { PathMatch, PathMatcher } from "../../src/match/types.ts";
 
 export interface EngineRunner {
   name: string;
-  run(routes: string[], paths: string[]): Promise<Array<PathMatch | null>>;
+  /** `raw`: the paths are request targets sent byte for byte (dot segments and all), see table.ts. */
+  run(routes: string[], paths: string[], raw?: boolean): Promise<Array<PathMatch | null>>;
 }
 
 /** What the server sees for a path written in a test: the URL parser's raw pathname. */
@@ -63,28 +65,47 @@ export function rawGet(port: number, path: string): Promise<{ status: number; bo
   });
 }
 
+/**
+ * Bun's native router, with the framework's checks around it (src/build.ts):
+ * for `raw` targets, a native match the resolved path does not confirm
+ * (`nativeParamReader`) and every request Bun's router leaves unmatched go to
+ * the `js` trie with the resolved path, as `Runtime.handle` does. For other
+ * groups the fallback is a plain 404, so Bun's own matching is what is tested.
+ */
 export const bunEngine: EngineRunner = {
   name: "bun",
-  async run(routes, paths) {
+  async run(routes, paths, raw = false) {
     const table = bunRouteTable(routes);
+    const trie = new JsMatcher();
+    for (const r of routes) trie.add(r);
+    const patternFor = (path: string) => trie.match(path)?.pattern ?? null;
+    const generic = (req: Request) => {
+      if (!raw) return new Response("Not Found", { status: 404 });
+      const found = trie.match(matchPath(req.url));
+      return found ? Response.json(found) : new Response("Not Found", { status: 404 });
+    };
     // Method objects, as the framework registers them: Bun builds a table of
     // bare "any method" handlers far more slowly (seconds for a few thousand).
-    const handlers: Record<string, { GET: (req: Request) => Response }> = {};
+    const handlers: Record<string, { GET: (req: Bun.BunRequest) => Response }> = {};
     for (const [key, pattern] of table) {
+      const read = nativeParamReader(pattern, patternFor);
       handlers[key] = {
-        GET: (req) => Response.json({ pattern, params: rawParams(pattern, new URL(req.url).pathname) }),
+        GET: (req) => {
+          if (raw && read(req.url, req.params as Record<string, string>) === null) return generic(req);
+          return Response.json({ pattern, params: rawParams(pattern, requestPath(req.url)) });
+        },
       };
     }
     const server = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
       routes: handlers,
-      fetch: () => new Response("Not Found", { status: 404 }),
+      fetch: generic,
     });
     try {
       const out: Array<PathMatch | null> = [];
       for (const p of paths) {
-        const res = await rawGet(server.port!, rawPathname(p));
+        const res = await rawGet(server.port!, raw ? p : rawPathname(p));
         if (res.status === 404) out.push(null);
         else if (res.status === 200) out.push(JSON.parse(res.body) as PathMatch);
         else throw new Error(`bun engine: unexpected status ${res.status} for ${p}`);

@@ -8,6 +8,13 @@ import type { PathMatch } from "../../src/match/types.ts";
 
 export interface ConformanceGroup {
   name: string;
+  /**
+   * The paths are raw request targets, sent byte for byte (the `bun` runner
+   * puts them on the socket as written; `js`/`ffi` get what Bun's `req.url`
+   * holds, dot segments resolved). The expected match is the one of the
+   * resolved path on every engine (docs/security.md, "Request target").
+   */
+  raw?: boolean;
   routes: string[];
   checks: Array<[path: string, expected: PathMatch | null]>;
 }
@@ -207,6 +214,41 @@ export const conformanceTable: ConformanceGroup[] = [
       ["/b//", null],
       ["//a", null],
       ["//", null],
+    ],
+  },
+  {
+    name: "dot segments and raw targets (resolved before matching)",
+    raw: true,
+    routes: ["/internal", "/internal/files/*rest", "/public", "/a/:x", "/u/me", "/u/*rest", "/s/:a/:b"],
+    checks: [
+      ["/internal/..", null],
+      ["/internal/%2e%2e", null],
+      ["/internal/files/%2e%2e/%2e%2e/public", m("/public")],
+      ["/internal/files/../../public", m("/public")],
+      ["/internal/files/.%2E/x", null],
+      ["/internal/files/x/.%2E/y", m("/internal/files/*rest", { rest: "y" })],
+      ["/internal/files/a/./b/../c", m("/internal/files/*rest", { rest: "a/c" })],
+      ["/public/../internal", m("/internal")],
+      ["/public/%2E%2E/internal", m("/internal")],
+      ["/./internal", m("/internal")],
+      ["/%2e/internal", m("/internal")],
+      ["/a/%2e%2e", null],
+      ["/a/..", null],
+      ["/a/.", null],
+      ["/a/.%2e", null],
+      ["/a/%2E.", null],
+      ["/a/x/..", null],
+      ["/a/x/../y", m("/a/:x", { x: "y" })],
+      ["/a/%2e%2e%2fx", m("/a/:x", { x: "%2e%2e%2fx" })],
+      ["/a/...", m("/a/:x", { x: "..." })],
+      ["/a/.x", m("/a/:x", { x: ".x" })],
+      ["/a/x\\..\\..\\internal", m("/internal")],
+      ["/a/x%5cy", m("/a/:x", { x: "x%5cy" })],
+      ["/u/x/../me", m("/u/me")],
+      ["/u/me/../you", m("/u/*rest", { rest: "you" })],
+      ["/s/%2e/b/../c", null],
+      ["/s/x/./y", m("/s/:a/:b", { a: "x", b: "y" })],
+      ["/s/x/%2e/y", m("/s/:a/:b", { a: "x", b: "y" })],
     ],
   },
 ];
