@@ -46,6 +46,11 @@ export interface ServeFileOptions {
    * input) that resolves outside it, through `..` or a symlink, is a 404.
    */
   root?: string;
+  /**
+   * With `root`: `"allow"` serves names starting with `.` (`.env`, `.git/config`), also reached
+   * through a symlink. Default `"deny"`: 404, judged by the resolved path.
+   */
+  dotFiles?: "allow" | "deny";
 }
 
 class FileBody extends Renderable {
@@ -56,10 +61,11 @@ class FileBody extends Renderable {
     super();
   }
   async render(request: globalThis.Request): Promise<globalThis.Response> {
-    const { root, ...options } = this.options;
+    const { root, dotFiles, ...options } = this.options;
     if (root === undefined) return fileResponse(this.path, request, options);
     const realRoot = await realpath(resolve(root)).catch(() => null);
-    const confined = realRoot && (await realPathInside(resolve(realRoot, this.path), realRoot, false));
+    const confined =
+      realRoot && (await realPathInside(resolve(realRoot, this.path), realRoot, false, dotFiles === "allow"));
     if (!confined) throw new HttpError(404, "Not Found");
     return fileResponse(confined, request, options);
   }

@@ -23,7 +23,12 @@ export async function directoryListing(
   const entries: Entry[] = [];
   for (const name of await readdir(directory)) {
     if (!options.allowDotFiles && name.startsWith(".")) continue;
-    const real = await realPathInside(join(directory, name), realRoot, options.followLinks);
+    const real = await realPathInside(
+      join(directory, name),
+      realRoot,
+      options.followLinks,
+      options.allowDotFiles,
+    );
     if (real === null) continue;
     try {
       const info = await stat(real);

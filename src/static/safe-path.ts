@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import { sep } from "node:path";
+import { relative, sep } from "node:path";
 
 /**
  * Splits the part of a URL path below a route into decoded segments, or
@@ -28,14 +28,19 @@ export function safeSegments(rawRest: string, allowDotFiles: boolean): string[] 
 }
 
 /**
- * The real path of `target` when it exists and lies inside `realRoot` (itself
- * a real path); `null` otherwise. With `followLinks`, a symlink may point
- * anywhere: the lexical path was already confined by `safeSegments`.
+ * The real path of `target` when it may be served from `realRoot` (itself a
+ * real path); `null` otherwise. Judged by the RESOLVED path, not the name in
+ * the URL (issue #13, finding 6): a symlink `public/config -> ../.env` or
+ * `public/x -> .git/config` is refused like `.env` itself, since every
+ * segment of the real path below the root must be visible. A real path
+ * outside the root is refused unless `followLinks`; then no segment of it may
+ * start with a dot (a link to `~/.ssh/…` stays hidden) unless `allowDotFiles`.
  */
 export async function realPathInside(
   target: string,
   realRoot: string,
   followLinks: boolean,
+  allowDotFiles: boolean,
 ): Promise<string | null> {
   let real: string;
   try {
@@ -43,8 +48,16 @@ export async function realPathInside(
   } catch {
     return null;
   }
-  if (followLinks || isInside(real, realRoot)) return real;
-  return null;
+  if (isInside(real, realRoot)) {
+    return allowDotFiles || !hasDotSegment(relative(realRoot, real)) ? real : null;
+  }
+  if (!followLinks) return null;
+  return allowDotFiles || !hasDotSegment(real) ? real : null;
+}
+
+/** True when a segment of `path` starts with `.` (`.env`, `a/.git/config`). */
+export function hasDotSegment(path: string): boolean {
+  return path.split(/[\\/]/).some((segment) => segment.startsWith("."));
 }
 
 export function isInside(path: string, root: string): boolean {

@@ -17,7 +17,12 @@ export interface ServeDirectoryOptions {
   showFilesListing?: boolean;
   /** Serve symlinks that point outside the directory. Default false. */
   followLinks?: boolean;
-  /** Serve names starting with `.` (`.env`, `.git/…`). Default false: they are not found. */
+  /**
+   * `"allow"` serves names starting with `.` (`.env`, `.git/…`), also when a symlink's target has
+   * one. Default `"deny"`: they are not found (404) and not listed.
+   */
+  dotFiles?: "allow" | "deny";
+  /** The older spelling of `dotFiles: "allow"` (`true`). */
   serveDotFiles?: boolean;
 }
 
@@ -39,7 +44,8 @@ export function createDirectoryServer(opts: ServeDirectoryOptions): DirectorySer
     throw new Error(`serveDirectory: route must start with "/": ${opts.route}`);
   const root = resolve(opts.directoryPath);
   const followLinks = opts.followLinks ?? false;
-  const allowDotFiles = opts.serveDotFiles ?? false;
+  const allowDotFiles =
+    opts.dotFiles === undefined ? (opts.serveDotFiles ?? false) : opts.dotFiles === "allow";
   const indexFile = opts.indexFile;
   if (indexFile !== undefined && safeSegments(indexFile, true)?.length !== 1) {
     throw new Error(`serveDirectory: indexFile must be a plain file name: ${indexFile}`);
@@ -58,7 +64,7 @@ export function createDirectoryServer(opts: ServeDirectoryOptions): DirectorySer
     } catch {
       return null;
     }
-    const target = await realPathInside(join(realRoot, ...segments), realRoot, followLinks);
+    const target = await realPathInside(join(realRoot, ...segments), realRoot, followLinks, allowDotFiles);
     if (target === null) return null;
     let isDirectory: boolean;
     try {
@@ -72,7 +78,9 @@ export function createDirectoryServer(opts: ServeDirectoryOptions): DirectorySer
     if (!isDirectory) return rest.endsWith("/") ? null : serve(target, request);
 
     const index =
-      indexFile === undefined ? null : await realPathInside(join(target, indexFile), realRoot, followLinks);
+      indexFile === undefined
+        ? null
+        : await realPathInside(join(target, indexFile), realRoot, followLinks, allowDotFiles);
     const indexIsFile = index !== null && (await isFile(index));
     if (!indexIsFile && !opts.showFilesListing) return null;
     if (!rest.endsWith("/")) {
