@@ -83,6 +83,7 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
 
   const hostname = server.hostname ?? start.host;
   const port = server.port ?? start.port;
+  app.mcp.listeningOn(hostname);
   const handle: ServerHandle = {
     port,
     hostname,

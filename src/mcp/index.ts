@@ -7,6 +7,7 @@ import pkg from "../../package.json" with { type: "json" };
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgShape, InferArgs } from "../args/t.ts";
 import type { ServerInfo } from "./handlers.ts";
+import { isLoopbackHost } from "./origin-guard.ts";
 import type { Awaitable, PromptArgument, PromptMessageInput } from "./registry.ts";
 import { Registry } from "./registry.ts";
 import { type AuthCheck, handleHttp, normaliseOrigins, type TransportConfig } from "./transport.ts";
@@ -47,8 +48,17 @@ export interface PromptOptions<S extends ArgShape> {
 export interface McpConfig {
   /** Require the app's authentication (`configureAuthentication`) for every MCP request: 401 otherwise. */
   authRequired?: boolean;
-  /** Browser origins allowed to call the endpoint; requests with any other `Origin` get 403. Empty: no check. */
+  /**
+   * Browser origins allowed to call the endpoint; requests with any other `Origin` get 403. Default:
+   * on a server listening on loopback, only `http(s)://localhost`, `127.x.x.x` and `[::1]` (any port),
+   * against DNS rebinding; on other addresses, any origin (the JSON Content-Type rule still applies).
+   */
   allowedOrigins?: string[];
+  /**
+   * `Host` values (`name` or `name:port`) the endpoint answers; others get 403. Default: on a
+   * server listening on loopback, only localhost names; on other addresses, any.
+   */
+  allowedHosts?: string[];
   serverName?: string;
   serverVersion?: string;
   /** Sent to clients in the `initialize` result. */
@@ -71,6 +81,8 @@ export class Mcp {
   private readonly config: TransportConfig = {
     authRequired: false,
     allowedOrigins: [],
+    allowedHosts: [],
+    loopback: true,
     maxBodySize: DEFAULT_MAX_BODY,
     maxBatch: 100,
     server: { name: "webfw", version: pkg.version },
@@ -115,10 +127,17 @@ export class Mcp {
     return this;
   }
 
+  /** @internal Told by `start()` where the server listens: the DNS-rebinding default applies on loopback. */
+  listeningOn(hostname: string): void {
+    this.config.loopback = isLoopbackHost(hostname);
+  }
+
   configure(options: McpConfig): this {
     if (options.authRequired !== undefined) this.config.authRequired = options.authRequired;
     if (options.allowedOrigins !== undefined)
       this.config.allowedOrigins = normaliseOrigins(options.allowedOrigins);
+    if (options.allowedHosts !== undefined)
+      this.config.allowedHosts = options.allowedHosts.map((host) => host.trim().toLowerCase());
     if (options.maxBodySize !== undefined) {
       if (!Number.isSafeInteger(options.maxBodySize) || options.maxBodySize <= 0) {
         throw new TypeError("maxBodySize must be a positive integer");

@@ -19,12 +19,11 @@ import {
   tooDeep,
   UNAUTHORIZED,
 } from "./jsonrpc.ts";
+import { normaliseOrigin, type OriginPolicy, originProblem } from "./origin-guard.ts";
 import type { Registry } from "./registry.ts";
 
-export interface TransportConfig {
+export interface TransportConfig extends OriginPolicy {
   authRequired: boolean;
-  /** Lower-cased origins without a trailing slash; empty means no Origin check. */
-  allowedOrigins: readonly string[];
   maxBodySize: number;
   /** Longest batch accepted; larger ones are refused whole. */
   maxBatch: number;
@@ -47,10 +46,6 @@ function refuse(
   headers?: Record<string, string>,
 ): globalThis.Response {
   return reply(status, failure(null, code, message), headers);
-}
-
-function normaliseOrigin(origin: string): string {
-  return origin.trim().toLowerCase().replace(/\/+$/, "");
 }
 
 export function normaliseOrigins(origins: readonly string[]): string[] {
@@ -171,13 +166,8 @@ export async function handleHttp(
   preRead?: Uint8Array,
 ): Promise<globalThis.Response> {
   const origin = request.headers.get("origin");
-  if (
-    origin !== null &&
-    config.allowedOrigins.length > 0 &&
-    !config.allowedOrigins.includes(normaliseOrigin(origin))
-  ) {
-    return refuse(403, INVALID_REQUEST, `origin not allowed: ${origin}`);
-  }
+  const problem = originProblem(request.headers.get("host"), origin, config);
+  if (problem !== null) return refuse(403, INVALID_REQUEST, problem);
   const cors = corsHeaders(origin, config);
   if (request.method === "OPTIONS") {
     return reply(204, undefined, {
@@ -212,8 +202,10 @@ export async function handleHttp(
       cors,
     );
   }
+  // Required, not only checked when present: a browser sends a body without Content-Type (a Blob)
+  // cross-site with no CORS preflight, and that must never run a tool (issue #13, finding 3).
   const contentType = request.headers.get("content-type");
-  if (contentType !== null && mediaType(contentType) !== "application/json") {
+  if (contentType === null || mediaType(contentType) !== "application/json") {
     return refuse(415, INVALID_REQUEST, "Content-Type must be application/json", cors);
   }
   const body = await readBody(request, config.maxBodySize, preRead);

@@ -1,6 +1,7 @@
 /**
  * The small subset of RFC 6570 URI templates that MCP resources use:
- * `{name}` matches one or more characters other than `/` (percent-decoded),
+ * `{name}` matches one or more characters that decode to one path segment
+ * (no `/`, `\` or NUL after percent-decoding, not `.` or `..`),
  * `{+name}` matches one or more of any character, slashes included (kept as is,
  * like RFC 6570 reserved expansion). Matching is a single left-to-right scan
  * (no regular expressions, no backtracking) so a long hostile URI costs linear time.
@@ -89,14 +90,21 @@ export class UriTemplate {
       const end = next === undefined ? uri.length : uri.indexOf(next.literal, position);
       if (end === -1 || end === position) return undefined;
       const raw = uri.slice(position, end);
-      if (!part.reserved && raw.includes("/")) return undefined;
       const value = part.reserved ? raw : decode(raw);
-      if (value === undefined) return undefined;
+      // Checked AFTER decoding (issue #13, finding 7): `..%2F..%2Fetc%2Fpasswd` must not become
+      // the value `../../etc/passwd`. A `{name}` value is one segment: no `/` or `\`, not `.`/`..`.
+      if (value === undefined || (!part.reserved && !isSegment(value))) return undefined;
       params[part.name] = value;
       position = end;
     }
     return position === uri.length ? params : undefined;
   }
+}
+
+function isSegment(value: string): boolean {
+  return (
+    value !== "." && value !== ".." && !value.includes("/") && !value.includes("\\") && !value.includes("\0")
+  );
 }
 
 function decode(raw: string): string | undefined {
