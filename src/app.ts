@@ -1,4 +1,5 @@
 import type { AuthenticationHandler } from "./auth.ts";
+import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
 import { type BuildOptions, type BuiltApp, buildRuntime } from "./build.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
@@ -29,6 +30,14 @@ export interface WebfwOptions {
   router?: RouterEngine;
   /** Largest request body in bytes; larger gets 413. Default 10 MiB. */
   maxBodySize?: number;
+  /**
+   * Bytes of request bodies buffered across all requests of this process at once; a body that does
+   * not fit gets 503 (`Retry-After: 1`) and its connection is closed. Default: 1/16 of the machine's
+   * memory, between 64 MiB and 1 GiB (docs/security.md, "Body memory").
+   */
+  maxBodyBuffer?: number;
+  /** Milliseconds a whole request body may take to arrive (408 and the connection closed after). Default 30 000; 0: no limit. Separate from the idle timeout. */
+  bodyReadTimeoutMs?: number;
   /** Limits of form and multipart parsing. */
   formLimits?: Partial<FormLimits>;
   /** Show error stacks in 500 responses. Only for local development; `--dev` turns it on. */
@@ -75,6 +84,11 @@ export class Webfw extends RouterBase {
     this.config = {
       router: options.router ?? "bun",
       maxBodySize,
+      maxBodyBuffer: options.maxBodyBuffer ?? defaultBodyBuffer(),
+      bodyReadTimeoutMs:
+        options.bodyReadTimeoutMs === undefined
+          ? DEFAULT_BODY_READ_TIMEOUT_MS
+          : checkTimeout(options.bodyReadTimeoutMs, "bodyReadTimeoutMs"),
       formLimits: { ...DEFAULT_FORM_LIMITS, ...options.formLimits },
       dev: options.dev ?? false,
       requestTimeoutMs: checkTimeout(options.requestTimeoutMs, "requestTimeoutMs"),

@@ -3,6 +3,7 @@ import { withAccessLog } from "./access-log.ts";
 import type { Webfw } from "./app.ts";
 import type { ArgSpec } from "./args/t.ts";
 import type { AuthenticationHandler } from "./auth.ts";
+import { BodyBudget } from "./body/budget.ts";
 import { toWebResponse } from "./convert.ts";
 import {
   compileRoute,
@@ -60,6 +61,11 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   const wrap = options.accessLog ? withAccessLog : (dispatcher: Dispatcher) => dispatcher;
   const config: PipelineConfig = {
     maxBodySize: app.config.maxBodySize,
+    // One budget per built app (per process): every route's body counts against it.
+    bodyLimits: {
+      budget: new BodyBudget(app.config.maxBodyBuffer),
+      readTimeoutMs: app.config.bodyReadTimeoutMs,
+    },
     formLimits: app.config.formLimits,
     requestHeaders: app.requestHeaderRules,
     responseHeaders: app.responseHeaderRules,

@@ -3,7 +3,7 @@ import { ArgError, type ArgSpec, ObjectSpec } from "./args/t.ts";
 import type { AuthenticationHandler } from "./auth.ts";
 import type { FormLimits } from "./body/forms.ts";
 import { isFormContentType } from "./body/forms.ts";
-import { readBody } from "./body/read-body.ts";
+import { type BodyLimits, readBody } from "./body/read-body.ts";
 import { toWebfwResponse, toWebResponse } from "./convert.ts";
 import { defaultErrorResponse, type ErrorLogger } from "./error-response.ts";
 import { HttpError } from "./errors.ts";
@@ -30,6 +30,8 @@ export type Dispatcher = (
 /** Application-wide settings every dispatcher reads. */
 export interface PipelineConfig {
   maxBodySize: number;
+  /** The in-flight body total and the body read timeout (src/body/budget.ts). */
+  bodyLimits?: BodyLimits;
   formLimits: FormLimits;
   requestHeaders: HeaderRule[];
   responseHeaders: HeaderRule[];
@@ -122,7 +124,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
       if (config.requestHeaders.length > 0) applyHeaderRules(request.headers.raw, config.requestHeaders);
       if (readsBody) {
         // Inline rather than a helper: one async frame (and its promise) less per request with a body.
-        request.bodyBytes = await readBody(raw, config.maxBodySize);
+        request.bodyBytes = await readBody(raw, config.maxBodySize, config.bodyLimits);
         request.formLimits = config.formLimits;
       }
       for (const middleware of plan.before) {

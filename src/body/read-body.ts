@@ -1,4 +1,5 @@
 import { BadRequestError, HttpError } from "../errors.ts";
+import type { BodyBudget } from "./budget.ts";
 
 const EMPTY = new Uint8Array(0);
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -7,13 +8,65 @@ function tooLarge(): HttpError {
   return new HttpError(413, "Payload Too Large");
 }
 
+// Both close the connection (Bun honours `Connection: close`), so the unread rest of the body is
+// dropped with the socket instead of being buffered.
+function overBudget(): HttpError {
+  return new HttpError(503, "Service Unavailable: too many request bodies in flight", {
+    "retry-after": "1",
+    connection: "close",
+  });
+}
+
+function readTimedOut(): HttpError {
+  return new HttpError(408, "Request Timeout: the body did not arrive in time", { connection: "close" });
+}
+
+/** Limits shared by every request of the app: the in-flight total and the read deadline. */
+export interface BodyLimits {
+  budget: BodyBudget;
+  /** Milliseconds the whole body may take to arrive; 0: no limit. */
+  readTimeoutMs: number;
+}
+
+const TIMED_OUT = Symbol("timed out");
+/** Content-Length bodies above this size are read chunk by chunk (exact memory) rather than whole. */
+const STREAM_ABOVE = 256 * 1024;
+
+function withDeadline<T>(read: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
+  if (ms <= 0) return read;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return Promise.race([read, deadline]).then(
+    (value) => {
+      clearTimeout(timer);
+      if (value === TIMED_OUT) {
+        onTimeout();
+        throw readTimedOut();
+      }
+      return value as T;
+    },
+    (error) => {
+      clearTimeout(timer);
+      throw error;
+    },
+  );
+}
+
 /**
  * Reads a request body whole, never holding more than `maxBodySize` bytes:
  * a `Content-Length` over the limit is refused before reading (413); a
  * chunked body is read chunk by chunk and abandoned as soon as it passes the
  * limit (413). A body the client cuts short gives `BadRequestError` (400).
+ * With `limits`, the body must also fit the app's in-flight total (503) and
+ * arrive within the read timeout (408), see src/body/budget.ts.
  */
-export async function readBody(request: globalThis.Request, maxBodySize: number): Promise<Uint8Array> {
+export async function readBody(
+  request: globalThis.Request,
+  maxBodySize: number,
+  limits?: BodyLimits,
+): Promise<Uint8Array> {
   if (request.bodyUsed) throw new Error("readBody: the request body was already read");
   const lengthHeader = request.headers.get("content-length");
   if (lengthHeader !== null) {
@@ -21,42 +74,84 @@ export async function readBody(request: globalThis.Request, maxBodySize: number)
     if (Number(lengthHeader) > maxBodySize) throw tooLarge();
   }
   if (lengthHeader !== null) {
-    if (lengthHeader.trim() === "0") return EMPTY;
-    // Bun's HTTP parser frames the body by Content-Length, so the native whole-body read is safe and fastest
-    // (and touching `request.body` first would make Bun build a stream this path never uses).
-    let bytes: Uint8Array;
+    const length = Number(lengthHeader);
+    if (length === 0) return EMPTY;
+    if (limits === undefined) return readFramed(request, maxBodySize);
+    if (!limits.budget.tryReserve(length)) throw overBudget();
     try {
-      bytes = await request.bytes();
-    } catch {
-      throw new BadRequestError("The request body was cut short");
+      // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
+      // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
+      if (length > STREAM_ABOVE && request.body !== null) {
+        return await readLimited(request.body, maxBodySize, { ...limits, reserved: true });
+      }
+      return await withDeadline(readFramed(request, maxBodySize), limits.readTimeoutMs, () => {});
+    } finally {
+      limits.budget.release(length);
     }
-    if (bytes.length > maxBodySize) throw tooLarge();
-    return bytes;
   }
   const stream = request.body;
   if (stream === null) return EMPTY;
-  return readLimited(stream, maxBodySize);
+  return readLimited(stream, maxBodySize, limits);
 }
 
-async function readLimited(stream: ReadableStream<Uint8Array>, maxBodySize: number): Promise<Uint8Array> {
+async function readFramed(request: globalThis.Request, maxBodySize: number): Promise<Uint8Array> {
+  // Bun's HTTP parser frames the body by Content-Length, so the native whole-body read is safe and fastest
+  // (and touching `request.body` first would make Bun build a stream this path never uses).
+  let bytes: Uint8Array;
+  try {
+    bytes = await request.bytes();
+  } catch {
+    throw new BadRequestError("The request body was cut short");
+  }
+  if (bytes.length > maxBodySize) throw tooLarge();
+  return bytes;
+}
+
+async function readLimited(
+  stream: ReadableStream<Uint8Array>,
+  maxBodySize: number,
+  limits: (BodyLimits & { reserved?: boolean }) | undefined,
+): Promise<Uint8Array> {
+  // `reserved`: the caller reserved the declared length already, so chunks are not counted again.
+  const counts = limits !== undefined && limits.reserved !== true;
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    let result: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      result = await reader.read();
-    } catch {
-      throw new BadRequestError("The request body was cut short");
+  let reserved = 0;
+  let finished = false; // after a timeout the loop may still wake up: it must not reserve any more
+  const stop = () => {
+    // Stop reading: the rest of the upload is never buffered.
+    reader.cancel().catch(() => {});
+  };
+  const read = async (): Promise<void> => {
+    for (;;) {
+      let result: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        result = await reader.read();
+      } catch {
+        throw new BadRequestError("The request body was cut short");
+      }
+      if (result.done || finished) break;
+      total += result.value.length;
+      if (total > maxBodySize) {
+        stop();
+        throw tooLarge();
+      }
+      if (counts) {
+        if (!limits.budget.tryReserve(result.value.length)) {
+          stop();
+          throw overBudget();
+        }
+        reserved += result.value.length;
+      }
+      chunks.push(result.value);
     }
-    if (result.done) break;
-    total += result.value.length;
-    if (total > maxBodySize) {
-      // Stop reading: the rest of the upload is never buffered.
-      reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(result.value);
+  };
+  try {
+    await (limits === undefined ? read() : withDeadline(read(), limits.readTimeoutMs, stop));
+  } finally {
+    finished = true;
+    if (counts) limits.budget.release(reserved);
   }
   if (chunks.length === 0) return EMPTY;
   if (chunks.length === 1) return chunks[0]!;
