@@ -5,18 +5,23 @@ import { RequestTimeoutError } from "../timeout.ts";
 import type { WorkerCall, WorkerFailure, WorkerMessage, WorkerReply } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
 
-type Pending = {
+/** A call waiting in the main thread's queue or running in a Worker. */
+interface Call {
+  message: WorkerCall;
   request: Request;
   resolve: (response: globalThis.Response) => void;
   reject: (error: unknown) => void;
-};
+  settled: boolean;
+}
 
 interface Slot {
   worker: Worker;
-  pending: Map<number, Pending>;
-  ready: Promise<void>;
-  /** Terminates the Worker, fails what it holds with `error`, and puts a new Worker in its place. */
+  /** The one call this Worker runs now; `null` when it is free. */
+  current: Call | null;
+  loaded: boolean;
+  /** Terminates the Worker, fails its current call with `error`, and puts a new Worker in its place. */
   recycle: (reason: string, error?: unknown) => void;
+  ready: Promise<void>;
 }
 
 /** A handler that threw inside a Worker, rebuilt on the main thread. */
@@ -30,12 +35,21 @@ export class WorkerHandlerError extends Error {
 
 /**
  * A pool of Bun Workers that run synchronous (CPU-bound) handlers off the
- * main thread. Each Worker imports the app's main file in worker mode. A
- * handler that throws fails its request only; a Worker that dies fails its
- * in-flight requests (500) and is replaced.
+ * main thread. Each Worker imports the app's main file in worker mode.
+ *
+ * Scheduling (issue #13, finding 5): the queue lives on the main thread and
+ * a Worker gets one call at a time, only when it is free. So a Worker stuck
+ * in a handler (an endless loop, a hang) takes no new work while another is
+ * free, and nothing is ever queued behind it: other requests are served by
+ * the free Workers, or wait in the queue until one is free. A request
+ * timeout terminates the stuck Worker and replaces it; a call still queued
+ * when its deadline passes is answered with the timeout without costing a
+ * Worker. A handler that throws fails its request only; a Worker that dies
+ * fails only the call it was running, and is replaced.
  */
 export class WorkerPool {
   private readonly slots: Slot[] = [];
+  private readonly queue: Call[] = [];
   private nextId = 1;
   private closed = false;
   // A compiled binary embeds the entry elsewhere; `webfw build` tells us where through this define.
@@ -54,19 +68,25 @@ export class WorkerPool {
     await Promise.all(this.slots.map((slot) => slot.ready));
   }
 
+  /** Calls waiting for a free Worker, and Workers running a call (for metrics and tests). */
+  get stats(): { queued: number; busy: number; size: number } {
+    return {
+      queued: this.queue.length,
+      busy: this.slots.filter((s) => s.current !== null).length,
+      size: this.size,
+    };
+  }
+
   /**
-   * Runs the route's handler on the least busy Worker. With `deadlineMs`, a
-   * handler still running then is stopped the only way a synchronous loop can
-   * be: its Worker is terminated and replaced (its request gets the timeout
-   * answer; calls queued behind it on that Worker fail the same way).
+   * Runs the route's handler on a free Worker, or queues it until one is
+   * free. With `deadlineMs`, a handler still running then is stopped the
+   * only way a synchronous loop can be: its Worker is terminated and
+   * replaced; a call still queued then gets the timeout answer.
    */
   run(route: string, request: Request, deadlineMs = 0): Promise<globalThis.Response> {
     if (this.closed) return Promise.reject(new HttpError(503, "Service Unavailable"));
-    let slot = this.slots[0] as Slot;
-    for (const candidate of this.slots) if (candidate.pending.size < slot.pending.size) slot = candidate;
-    const id = this.nextId++;
-    const call: WorkerCall = {
-      id,
+    const message: WorkerCall = {
+      id: this.nextId++,
       route,
       // A bare target (HTTP/1.0 without Host) is not a URL the Worker's `new Request` accepts.
       url: absoluteUrl(request.raw.url),
@@ -81,35 +101,62 @@ export class WorkerPool {
       form: request.form,
       session: request.session?.snapshot() ?? null,
     };
+    let call: Call | undefined;
     const answer = new Promise<globalThis.Response>((resolve, reject) => {
-      slot.pending.set(id, { request, resolve, reject });
-      try {
-        slot.worker.postMessage(call);
-      } catch (error) {
-        slot.pending.delete(id);
-        reject(error);
-      }
+      call = { message, request, resolve, reject, settled: false };
     });
+    const queued = call as Call;
+    this.queue.push(queued);
+    this.dispatch();
     if (!(deadlineMs > 0)) return answer;
-    const timer = setTimeout(() => {
-      if (slot.pending.has(id)) slot.recycle("handler exceeded its time limit", new RequestTimeoutError());
-    }, deadlineMs);
+    const timer = setTimeout(() => this.expire(queued), deadlineMs);
     return answer.finally(() => clearTimeout(timer));
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    const error = new HttpError(503, "Service Unavailable");
+    for (const call of this.queue.splice(0)) settle(call, error);
     for (const slot of this.slots) {
-      this.failAll(slot, new HttpError(503, "Service Unavailable"));
+      if (slot.current) settle(slot.current, error);
+      slot.current = null;
       slot.worker.terminate();
     }
+  }
+
+  /** Hands queued calls to free, loaded Workers, oldest first. */
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.current !== null || !slot.loaded) continue;
+      const call = this.queue.shift() as Call;
+      slot.current = call;
+      try {
+        slot.worker.postMessage(call.message);
+      } catch (error) {
+        slot.current = null;
+        settle(call, error);
+      }
+    }
+  }
+
+  /** The deadline of a call passed: drop it from the queue, or stop the Worker running it. */
+  private expire(call: Call): void {
+    if (call.settled) return;
+    const index = this.queue.indexOf(call);
+    if (index !== -1) {
+      this.queue.splice(index, 1);
+      settle(call, new RequestTimeoutError());
+      return;
+    }
+    const slot = this.slots.find((s) => s.current === call);
+    slot?.recycle("handler exceeded its time limit", new RequestTimeoutError());
   }
 
   private spawn(): Slot {
     const worker = new Worker(this.entry, {
       env: { ...process.env, [WORKER_MAIN_FILE_ENV]: this.mainFile },
     });
-    const pending = new Map<number, Pending>();
     let markReady: () => void = () => {};
     let markFailed: (error: Error) => void = () => {};
     const ready = new Promise<void>((resolve, reject) => {
@@ -117,25 +164,34 @@ export class WorkerPool {
       markFailed = reject;
     });
     ready.catch(() => {});
-    const slot: Slot = { worker, pending, ready, recycle: () => {} };
+    const slot: Slot = { worker, current: null, loaded: false, ready, recycle: () => {} };
     worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
       const message = event.data;
       if ("ready" in message) {
         if (message.error) markFailed(new Error(`worker could not load the app: ${message.error}`));
-        else markReady();
+        else {
+          slot.loaded = true;
+          markReady();
+          this.dispatch();
+        }
         return;
       }
-      const waiter = pending.get(message.id);
-      if (!waiter) return;
-      pending.delete(message.id);
+      const call = slot.current;
+      if (call === null || call.message.id !== message.id) return;
+      slot.current = null;
       // A session the handler changed in the Worker comes back with the reply.
-      if (message.session && waiter.request.session) waiter.request.session.absorb(message.session);
-      if ("error" in message) waiter.reject(rebuildError(message));
-      else waiter.resolve(toResponse(message));
+      if (message.session && call.request.session) call.request.session.absorb(message.session);
+      if ("error" in message) settle(call, rebuildError(message));
+      else settle(call, null, toResponse(message));
+      this.dispatch();
     };
+    let replaced = false;
     const replace = (reason: string, error: unknown = new Error(reason)) => {
+      if (replaced) return;
+      replaced = true;
       markFailed(new Error(reason));
-      this.failAll(slot, error);
+      if (slot.current) settle(slot.current, error);
+      slot.current = null;
       if (this.closed) return;
       const index = this.slots.indexOf(slot);
       if (index !== -1) this.slots[index] = this.spawn();
@@ -153,11 +209,14 @@ export class WorkerPool {
     });
     return slot;
   }
+}
 
-  private failAll(slot: Slot, error: unknown): void {
-    for (const waiter of slot.pending.values()) waiter.reject(error);
-    slot.pending.clear();
-  }
+/** Resolves or rejects a call once. */
+function settle(call: Call, error: unknown, response?: globalThis.Response): void {
+  if (call.settled) return;
+  call.settled = true;
+  if (response !== undefined) call.resolve(response);
+  else call.reject(error);
 }
 
 function toResponse(reply: WorkerReply): globalThis.Response {
