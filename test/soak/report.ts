@@ -53,6 +53,36 @@ const SECTIONS: { suite: string; title: string; source: string }[] = [
     source: "test/security/dev-errors.test.ts",
   },
   { suite: "idle-timeout", title: "Idle timeout", source: "test/security/idle-timeout.test.ts" },
+  {
+    suite: "request-target",
+    title: "Request target: Host tricks and dot segments (3 router engines; issue #13, finding 1)",
+    source: "test/security/request-target.test.ts",
+  },
+  {
+    suite: "client-dictionary",
+    title: "Client data returned as a dictionary response (finding 2)",
+    source: "test/security/client-dictionary.test.ts",
+  },
+  {
+    suite: "mcp-cross-site",
+    title: "MCP cross-site POST, DNS rebinding, URI-template decoding (findings 3 and 7)",
+    source: "test/security/mcp-cross-site.test.ts",
+  },
+  {
+    suite: "body-budget",
+    title: "In-flight body budget and body read timeout (finding 4)",
+    source: "test/security/body-budget.test.ts",
+  },
+  {
+    suite: "worker-pool",
+    title: "Worker pool: stuck, crashing and throwing handlers under load (finding 5)",
+    source: "test/security/worker-pool-isolation.test.ts",
+  },
+  {
+    suite: "dotfiles",
+    title: "Dot files and symlinks by real path (3 router engines; finding 6)",
+    source: "test/security/dotfiles.test.ts",
+  },
   { suite: "faults-handlers", title: "Handlers that fail", source: "test/faults/handler-errors.test.ts" },
   {
     suite: "faults-timeout",
