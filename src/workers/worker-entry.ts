@@ -1,22 +1,15 @@
 /// <reference lib="webworker" />
 /**
  * The entry of a handler Worker: imports the app's main file in worker mode,
- * runs its startup handlers, then answers calls of synchronous handlers.
+ * runs its startup handlers, then answers calls of synchronous handlers
+ * with the app's own copy of the call runner (src/workers/run-call.ts).
  */
-import type { Webfw } from "../app.ts";
-import { toWebResponse } from "../convert.ts";
-import { HttpError } from "../errors.ts";
-import { Identity } from "../identity.ts";
-import { Request } from "../request.ts";
-import { markClientData } from "../response/client-data.ts";
-import { Session } from "../sessions/session.ts";
-import type { WorkerCall, WorkerFailure, WorkerReady, WorkerReply } from "./protocol.ts";
+import type { WorkerCall, WorkerReady } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
-import { enterWorkerMode, registeredApps } from "./worker-mode.ts";
+import { loadHandlers, type RouteHandler, runCall } from "./run-call.ts";
+import { enterWorkerMode, registeredApps, workerKit } from "./worker-mode.ts";
 
 declare const self: Worker;
-
-type RouteHandler = (request: Request) => unknown;
 
 async function load(): Promise<Map<string, RouteHandler>> {
   enterWorkerMode();
@@ -25,56 +18,15 @@ async function load(): Promise<Map<string, RouteHandler>> {
   await import(mainFile);
   const app = registeredApps().find((candidate) => candidate.mainFile === mainFile) ?? registeredApps()[0];
   if (!app) throw new Error(`${mainFile} created no Webfw app`);
-  for (const handler of (app as Webfw).startupHandlers) await handler();
-  const handlers = new Map<string, RouteHandler>();
-  for (const route of app.allRoutes())
-    handlers.set(`${route.method} ${route.path}`, route.handler as RouteHandler);
-  return handlers;
-}
-
-async function answer(
-  handlers: Map<string, RouteHandler>,
-  call: WorkerCall,
-): Promise<WorkerReply | WorkerFailure> {
-  const handler = handlers.get(call.route);
-  if (!handler)
-    return { id: call.id, error: { name: "Error", message: `no handler for ${call.route} in worker` } };
-  const raw = new globalThis.Request(call.url, { method: call.method, headers: call.headers });
-  const request = new Request(raw, call.pathParams);
-  request.bodyBytes = call.body;
-  // Cloned across the thread: the client-data marks (src/response/client-data.ts) are set again here.
-  request.args = call.args;
-  request.parsedBody = call.parsedBody;
-  markClientData(request.args);
-  markClientData(request.parsedBody);
-  request.identity = call.identityClaims ? new Identity({ claims: call.identityClaims }) : null;
-  request.ipAddr = call.ipAddr;
-  request.form = call.form;
-  request.session = call.session ? Session.detached(call.session) : null;
-  try {
-    const response = await toWebResponse(await handler(request), raw);
-    const body = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
-    const session = request.session?.snapshot() ?? null;
-    return { id: call.id, status: response.status, headers: [...response.headers.entries()], body, session };
-  } catch (error) {
-    const failure: WorkerFailure["error"] = {
-      name: (error as Error)?.name ?? "Error",
-      message: (error as Error)?.message ?? String(error),
-      stack: (error as Error)?.stack,
-    };
-    if (error instanceof HttpError) {
-      failure.status = error.status;
-      failure.headers = error.headers;
-    }
-    return { id: call.id, error: failure, session: request.session?.snapshot() ?? null };
-  }
+  return (workerKit()?.loadHandlers ?? loadHandlers)(app);
 }
 
 const loading = load();
 // Listen before the app has loaded: a message that arrives meanwhile (a replacement Worker gets
 // traffic at once) would otherwise be dropped, and its request would never be answered.
 self.onmessage = async (event: MessageEvent<WorkerCall>) => {
-  const reply = await answer(await loading.catch(() => new Map<string, RouteHandler>()), event.data);
+  const run = workerKit()?.runCall ?? runCall;
+  const reply = await run(await loading.catch(() => new Map<string, RouteHandler>()), event.data);
   const transfer = "body" in reply && reply.body ? [reply.body.buffer as ArrayBuffer] : [];
   self.postMessage(reply, transfer);
 };

@@ -5,10 +5,18 @@
  * entry can find the app the file created.
  */
 import type { Webfw } from "../app.ts";
+import { loadHandlers, runCall } from "./run-call.ts";
+
+/** The call runner of the copy of webfw the app was built with (see src/workers/run-call.ts). */
+export interface WorkerKit {
+  loadHandlers: typeof loadHandlers;
+  runCall: typeof runCall;
+}
 
 interface WorkerModeState {
   active: boolean;
   apps: Webfw[];
+  kit?: WorkerKit;
 }
 
 const STATE_KEY = Symbol.for("webfw.workerMode");
@@ -28,7 +36,15 @@ export function inWorkerMode(): boolean {
 }
 
 export function registerApp(app: Webfw): void {
-  if (state().active) state().apps.push(app);
+  const current = state();
+  if (!current.active) return;
+  current.apps.push(app);
+  // The first app's copy wins: its classes are the ones its handlers return.
+  current.kit ??= { loadHandlers, runCall };
+}
+
+export function workerKit(): WorkerKit | undefined {
+  return state().kit;
 }
 
 export function registeredApps(): Webfw[] {
