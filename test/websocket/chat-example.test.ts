@@ -1,13 +1,15 @@
 /**
  * The chat example (examples/chat): its protocol with real WebSocket clients,
  * and its page in a real browser (Debian's Chromium through playwright-core;
- * without /usr/bin/chromium the browser test fails on purpose).
+ * without /usr/bin/chromium the browser test is skipped with a reason, and fails under CI=true).
  */
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 import app from "../../examples/chat/app.ts";
 import type { ServerHandle } from "../../src/index.ts";
+import { testWithProgram } from "../helpers/system-program.ts";
 import { connect, type TestClient, within, wsUrl } from "./helpers.ts";
 
 interface ChatEvent {
@@ -96,45 +98,51 @@ describe("examples/chat", () => {
     expect((await within(client.closed)).code).toBe(1009);
   });
 
-  test("two browser tabs chat through the page", async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: this test needs Debian's Chromium (apt-get install -y chromium)`,
-      );
-    }
-    const browser: Browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-      ],
-    });
-    try {
-      const tab = async (name: string) => {
-        const page = await browser.newPage();
-        await page.goto(`${server.url}/`);
-        await page.fill('#join input[name="name"]', name);
-        await page.fill('#join input[name="room"]', "browser-room");
-        await page.click("#join button");
-        await page.waitForSelector('#say input[name="text"]:not([disabled])', { timeout: 10_000 });
-        return page;
-      };
-      const first = await tab("ada");
-      const second = await tab("<img src=x onerror=alert(1)>");
-      await first.fill('#say input[name="text"]', "hello from tab one");
-      await first.press('#say input[name="text"]', "Enter");
-      await second.waitForSelector("#log li.message", { timeout: 10_000 });
-      expect(await second.textContent("#log li.message")).toBe("ada: hello from tab one");
-      expect(await first.textContent("#status")).toBe("in #browser-room as ada");
-      // The hostile name is shown as text, never as markup.
-      await first.waitForSelector("#log li.event >> text=joined", { timeout: 10_000 });
-      expect(await first.locator("#log img").count()).toBe(0);
-      expect(await first.textContent("#log")).toContain("<img src=x onerror=alert(1)> joined");
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+  testWithProgram(
+    CHROMIUM,
+    "apt-get install -y chromium",
+    "two browser tabs chat through the page",
+    async () => {
+      if (!existsSync(CHROMIUM)) {
+        throw new Error(
+          `${CHROMIUM} is missing: this test needs Debian's Chromium (apt-get install -y chromium)`,
+        );
+      }
+      const browser: Browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--no-first-run",
+          "--disable-background-networking",
+        ],
+      });
+      try {
+        const tab = async (name: string) => {
+          const page = await browser.newPage();
+          await page.goto(`${server.url}/`);
+          await page.fill('#join input[name="name"]', name);
+          await page.fill('#join input[name="room"]', "browser-room");
+          await page.click("#join button");
+          await page.waitForSelector('#say input[name="text"]:not([disabled])', { timeout: 10_000 });
+          return page;
+        };
+        const first = await tab("ada");
+        const second = await tab("<img src=x onerror=alert(1)>");
+        await first.fill('#say input[name="text"]', "hello from tab one");
+        await first.press('#say input[name="text"]', "Enter");
+        await second.waitForSelector("#log li.message", { timeout: 10_000 });
+        expect(await second.textContent("#log li.message")).toBe("ada: hello from tab one");
+        expect(await first.textContent("#status")).toBe("in #browser-room as ada");
+        // The hostile name is shown as text, never as markup.
+        await first.waitForSelector("#log li.event >> text=joined", { timeout: 10_000 });
+        expect(await first.locator("#log img").count()).toBe(0);
+        expect(await first.textContent("#log")).toContain("<img src=x onerror=alert(1)> joined");
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -3,10 +3,12 @@
  * `redis-server`; CI installs it) and two server processes of the chat
  * example. Without redis-server this test fails on purpose.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { RedisClient, type Subprocess } from "bun";
 import { Webfw } from "../../src/index.ts";
+import { describeWithProgram } from "../helpers/system-program.ts";
 import { connect, start, type TestClient, within, wsUrl } from "./helpers.ts";
 
 const CHAT_APP = join(import.meta.dir, "../../examples/chat/app.ts");
@@ -74,7 +76,7 @@ interface ChatEvent {
   text?: string;
 }
 
-describe("broadcast through Redis", () => {
+describeWithProgram("redis-server", "apt-get install -y redis-server", "broadcast through Redis", () => {
   let redis: Subprocess | null = null;
   let redisUrl = "";
   let redisPort = 0;
