@@ -17,6 +17,7 @@ import { rawExchange, rawPost } from "./raw-client.ts";
 
 const MiB = 1024 * 1024;
 const results = new Results("body-budget");
+afterAll(() => results.write());
 
 /** Opens a POST with `Content-Length: length`, sends `sent` bytes and stalls; resolves with what came back. */
 function stalledUpload(port: number, length: number, sent: number) {
@@ -72,7 +73,6 @@ describe("in-flight body budget and read timeout", () => {
   });
   afterAll(async () => {
     await handle.stop(true);
-    results.write();
   });
 
   test("a body over the budget gets 503 at once and its connection closes; a stalled one 408", async () => {
