@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { HttpError } from "./errors.ts";
 import { fileResponse } from "./files/serve-file.ts";
 import { realPathInside } from "./static/safe-path.ts";
@@ -37,9 +37,13 @@ class JsonBody extends Renderable {
 }
 
 export interface ServeFileOptions {
-  /** Download name: sets `Content-Disposition: attachment; filename=…`. */
+  /** Download name for `Content-Disposition` (default: the file's base name). */
   fileName?: string;
   contentType?: string;
+  /**
+   * `attachment` (the default, as the spec's framework sends it) or `inline` (shown in the
+   * browser, e.g. a PDF or an image); both carry the file name.
+   */
   disposition?: "attachment" | "inline";
   /**
    * Confines the file to this directory: a path (typically built from request
@@ -57,11 +61,21 @@ class FileBody extends Renderable {
   constructor(
     readonly path: string,
     readonly options: ServeFileOptions,
+    /** `serveHtml`: shown as a page, no `Content-Disposition`. */
+    readonly page = false,
   ) {
     super();
   }
   async render(request: globalThis.Request): Promise<globalThis.Response> {
-    const { root, dotFiles, ...options } = this.options;
+    const { root, dotFiles, ...given } = this.options;
+    // `serveFile(path)` is a download named after the file (spec); `serveHtml` is a page (no header).
+    const options = this.page
+      ? given
+      : {
+          ...given,
+          fileName: given.fileName ?? basename(this.path),
+          disposition: given.disposition ?? "attachment",
+        };
     if (root === undefined) return fileResponse(this.path, request, options);
     const realRoot = await realpath(resolve(root)).catch(() => null);
     const confined =
@@ -90,5 +104,5 @@ export function serveFile(path: string, options: ServeFileOptions = {}): Rendera
 
 /** An HTML page from a file. */
 export function serveHtml(path: string): Renderable {
-  return new FileBody(path, { contentType: "text/html; charset=utf-8" });
+  return new FileBody(path, { contentType: "text/html; charset=utf-8" }, true);
 }

@@ -203,7 +203,17 @@ function parseArgs(request: Request, specs: Record<string, ArgSpec<unknown>>, pa
 
 async function validateBody(request: Request, schema: BodySchema<unknown>): Promise<unknown> {
   const contentType = request.raw.headers.get("content-type");
-  const input = isFormContentType(contentType) ? request.formData : request.json();
+  const form = isFormContentType(contentType);
+  // A body schema reads JSON (or a form, field by field). Any other declared type is refused before
+  // parsing (415), so a client learns it sent the wrong thing instead of a 422 about missing fields;
+  // a request with no Content-Type at all is read as JSON (raw clients, `curl --data-binary`).
+  if (!form && contentType !== null && !isJsonContentType(contentType)) {
+    throw new HttpError(415, "Unsupported Media Type: send application/json (or a form)", {
+      "accept-post": "application/json, application/x-www-form-urlencoded, multipart/form-data",
+    });
+  }
+  // Invalid JSON is a BadRequestError from request.json(): 400, not a validation issue.
+  const input = form ? request.formData : request.json();
   if (isStandardSchema(schema)) {
     const result = await schema["~standard"].validate(input);
     if (result.issues) {
@@ -326,4 +336,10 @@ function withMissingHeaders(response: WebResponse, headers: Record<string, strin
   const copy = new globalThis.Response(response.body, response);
   for (const [name, value] of missing) copy.headers.set(name, value);
   return copy;
+}
+
+/** `application/json` and the `+json` types (`application/problem+json`, `application/ld+json`, …). */
+function isJsonContentType(contentType: string): boolean {
+  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }

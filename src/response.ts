@@ -27,7 +27,17 @@ export class Response {
 
   /** Adds a `Set-Cookie` header; several cookies give several headers. */
   setCookie(key: string, value: string, options: CookieOptions = {}): this {
-    this.headers.append("set-cookie", serializeCookie(key, value, { path: "/", ...options }));
+    const line = serializeCookie(key, value, { path: "/", ...options });
+    const raw = this.headers.raw;
+    // One Set-Cookie per cookie name, the last value wins: a browser would apply them in order
+    // anyway, but two lines for one name confuse proxies and caches (issue #14).
+    const existing = raw.getSetCookie();
+    const kept = existing.filter((cookie) => cookieName(cookie) !== key);
+    if (kept.length !== existing.length) {
+      raw.delete("set-cookie");
+      for (const cookie of kept) raw.append("set-cookie", cookie);
+    }
+    raw.append("set-cookie", line);
     return this;
   }
 
@@ -61,4 +71,10 @@ export class Response {
     } else response.stream = web.body;
     return response;
   }
+}
+
+/** The name of a `Set-Cookie` line (`a=1; Path=/` gives `a`). */
+function cookieName(line: string): string {
+  const eq = line.indexOf("=");
+  return (eq === -1 ? line : line.slice(0, eq)).trim();
 }
