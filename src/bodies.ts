@@ -9,6 +9,8 @@ import { realPathInside } from "./static/safe-path.ts";
  * serveFile …). Rendering may need the request (ranges, revalidation).
  */
 export abstract class Renderable {
+  /** False for bodies read from elsewhere as they are sent (files): after-middlewares get them as a stream. */
+  readonly inMemory: boolean = true;
   abstract render(request: globalThis.Request): globalThis.Response | Promise<globalThis.Response>;
 }
 
@@ -58,6 +60,7 @@ export interface ServeFileOptions {
 }
 
 class FileBody extends Renderable {
+  override readonly inMemory = false;
   constructor(
     readonly path: string,
     readonly options: ServeFileOptions,

@@ -54,12 +54,30 @@ export function toWebResponse(
   return jsonResponse(value, 200);
 }
 
-/** The webfw `Response` that after-request middlewares receive. */
+/**
+ * The webfw `Response` that after-request middlewares receive. Bodies webfw
+ * built in memory (text, JSON, dictionaries, `html()`) are readable as
+ * `description`; everything that streams (`sse()`, streams, generators,
+ * files, a Web `Response` the handler returned) is passed on unread, so it
+ * still streams behind CORS and other after-middlewares (issue #14).
+ */
 export function toWebfwResponse(value: unknown, request: globalThis.Request): Response | Promise<Response> {
   if (value instanceof Response) return value;
   if (typeof value === "string") return new Response(200, new globalThis.Headers(TEXT_HEADERS), value);
   const web = toWebResponse(value, request);
-  return web instanceof Promise ? web.then((r) => Response.fromWeb(r)) : Response.fromWeb(web);
+  const wrap = streams(value) ? Response.fromWebStream : Response.fromWeb;
+  return web instanceof Promise ? web.then(wrap) : wrap(web);
+}
+
+/** True for a handler value whose body is produced or read while it is sent. */
+function streams(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (value instanceof globalThis.Response || value instanceof ReadableStream || value instanceof SseBody)
+    return true;
+  if (value instanceof Renderable) return !value.inMemory;
+  if (value instanceof Blob) return true;
+  if (Array.isArray(value)) return isStatusPair(value) && streams(value[0]);
+  return Symbol.asyncIterator in value || isGenerator(value);
 }
 
 function jsonResponse(value: unknown, status: number): WebResponse {

@@ -278,7 +278,8 @@ async function runAfterAsync(
   const result = isThenable(pending) ? await pending : pending;
   let next = current;
   if (result instanceof Response) next = result;
-  else if (result instanceof globalThis.Response) next = await Response.fromWeb(result);
+  // A Web response from a middleware is taken as given: not read, so it may stream.
+  else if (result instanceof globalThis.Response) next = Response.fromWebStream(result);
   else if (result !== undefined && result !== null) {
     throw new TypeError("an after-request middleware must return a Response or nothing");
   }

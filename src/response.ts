@@ -60,7 +60,18 @@ export class Response {
     return new globalThis.Response(body, { status: this.statusCode, headers });
   }
 
-  /** Wraps a Web response; textual bodies are read so that `description` is usable. */
+  /**
+   * Wraps a Web response WITHOUT reading its body: streams, SSE, files and Web responses a handler
+   * returned keep flowing to the client as they are produced, while after-middlewares still set
+   * headers and cookies. `description` stays empty; the body is `stream`.
+   */
+  static fromWebStream(web: globalThis.Response): Response {
+    const response = new Response(web.status, new Headers(new globalThis.Headers(web.headers)));
+    response.stream = web.body;
+    return response;
+  }
+
+  /** Wraps a Web response whose body is in memory; textual bodies are read so that `description` is usable. */
   static async fromWeb(web: globalThis.Response): Promise<Response> {
     const response = new Response(web.status, new Headers(new globalThis.Headers(web.headers)));
     if (web.body === null) return response;
