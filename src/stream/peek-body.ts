@@ -18,6 +18,7 @@ export type PeekedBody =
   | { complete: false; stream: ReadableStream<Uint8Array> };
 
 const PENDING = Symbol("pending");
+type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
 
 function nextMacrotask(): Promise<typeof PENDING> {
   return new Promise((resolve) => setImmediate(() => resolve(PENDING)));
@@ -38,11 +39,11 @@ export async function peekBody(body: ReadableStream<Uint8Array>): Promise<Peeked
 /** A stream of the chunks already read, then the read still in flight, then the rest of the reader. */
 function resumed(
   chunks: Uint8Array[],
-  inflight: Promise<ReadableStreamReadResult<Uint8Array>>,
+  inflight: Promise<ReadResult>,
   reader: ReadableStreamDefaultReader<Uint8Array>,
 ): ReadableStream<Uint8Array> {
   let index = 0;
-  let next: Promise<ReadableStreamReadResult<Uint8Array>> | null = inflight;
+  let next: Promise<ReadResult> | null = inflight;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (index < chunks.length) {

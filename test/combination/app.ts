@@ -1,0 +1,23 @@
+/**
+ * The combination suite's app: every row of table.ts on one server, every layer installed.
+ * Run as a program (`bun test/combination/app.ts --port N [--workers 2 | --processes 2]`)
+ * or compiled (`webfw build test/combination/app.ts`); combination.test.ts does both.
+ */
+import { Webfw } from "../../src/index.ts";
+import { FEATURES, guard, LAYERS, ROUTE_TIMEOUT_MS } from "./table.ts";
+
+const app = new Webfw(import.meta.path);
+for (const layer of LAYERS) layer.install(app);
+for (const feature of FEATURES) {
+  feature.register(app, {
+    guard,
+    dir: import.meta.dir,
+    // Offload is opt-in (docs/workers.md): every feature that can run on a Worker asks for it,
+    // so the `--workers 2` run mode exercises the pool; inline and processes modes ignore it.
+    routeOptions: { authRequired: true, offload: true, timeoutMs: ROUTE_TIMEOUT_MS },
+  });
+}
+
+export default app;
+
+if (import.meta.main) await app.start();

@@ -1,0 +1,87 @@
+/**
+ * The combination suite: FEATURES × LAYERS (table.ts) in every run mode. One server per run
+ * mode, with every route and every layer; one test per cell. A cell a feature cannot take is
+ * listed in its row's `skip` with the reason, printed here. How to add a row: table.ts header.
+ *
+ * COMBINATION_MODES=inline,workers runs some modes only (while working on one).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { freePort, REPO, testEnv, tryGet, waitFor } from "../cli/helpers.ts";
+import { type CallInit, FEATURES, LAYERS, TOKEN } from "./table.ts";
+
+const APP = join(import.meta.dir, "app.ts");
+
+interface RunMode {
+  name: string;
+  /** The command that serves the app on `port`. */
+  command(port: number): Promise<string[]>;
+}
+
+const ALL_MODES: RunMode[] = [
+  { name: "inline", command: async (port) => [process.execPath, APP, "--port", String(port)] },
+  {
+    name: "--workers 2",
+    command: async (port) => [process.execPath, APP, "--port", String(port), "--workers", "2"],
+  },
+  {
+    name: "--processes 2",
+    command: async (port) => [process.execPath, APP, "--port", String(port), "--processes", "2"],
+  },
+];
+
+const only = process.env.COMBINATION_MODES?.split(",");
+const MODES = only ? ALL_MODES.filter((m) => only.some((o) => m.name.includes(o))) : ALL_MODES;
+
+for (const mode of MODES) {
+  describe(`combination: ${mode.name}`, () => {
+    let base = "";
+    let proc: ReturnType<typeof Bun.spawn> | null = null;
+    let stderr = "";
+    beforeAll(async () => {
+      const port = freePort();
+      const child = Bun.spawn(await mode.command(port), {
+        cwd: REPO,
+        env: testEnv(),
+        stdout: "ignore",
+        stderr: "pipe",
+      });
+      proc = child;
+      void new Response(child.stderr).text().then((text) => {
+        stderr = text;
+      });
+      base = `http://127.0.0.1:${port}`;
+      await waitFor(() => tryGet(`${base}/f/json`), 30_000, `${mode.name} to listen`).catch((error) => {
+        throw new Error(`${error}\n${stderr}`);
+      });
+    }, 120_000);
+    afterAll(async () => {
+      proc?.kill("SIGTERM");
+      await proc?.exited;
+    });
+
+    for (const feature of FEATURES) {
+      const call = (init: CallInit = {}) =>
+        feature.exchange(base, {
+          query: init.query,
+          headers: { authorization: `Bearer ${TOKEN}`, ...init.headers },
+        });
+      test(`${feature.name}: the feature alone`, async () => {
+        feature.verify(await call());
+      });
+      for (const layer of LAYERS) {
+        const reason = feature.skip?.[layer.name];
+        if (reason) {
+          test.skip(`${feature.name} × ${layer.name} (n/a: ${reason})`, () => {});
+          continue;
+        }
+        test(`${feature.name} × ${layer.name}`, () => layer.check(feature, call), 15_000);
+      }
+    }
+
+    test("the server is still healthy after every cell", async () => {
+      const response = await fetch(`${base}/f/json`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(response.status).toBe(200);
+    });
+  });
+}

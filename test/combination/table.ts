@@ -1,0 +1,515 @@
+/**
+ * THE COMBINATION TABLE: every feature route × every cross-cutting layer × every run mode.
+ *
+ * The app in ./app.ts registers every FEATURE row below and installs every LAYER at once;
+ * combination.test.ts starts that app once per run mode (inline, `--workers 2`,
+ * `--processes 2`, compiled binary) and runs one test per (feature, layer) cell against it.
+ *
+ * ## Adding a feature (one row)
+ * Append an object to `FEATURES`:
+ *   - `name`: a short slug; the route lives at `/f/<name>` (see `featurePath`).
+ *   - `register(app, ctx)`: registers the route on the app. Call `ctx.guard(request)` first
+ *     in the handler (it applies the `?fail=1` and `?slow=1` switches the exception and
+ *     timeout layers use) and pass `ctx.routeOptions` (auth required, offload, timeout).
+ *   - `exchange(base, init)`: one HTTP exchange with the route (use `httpExchange` for plain
+ *     HTTP); returns status, headers and body text.
+ *   - `verify(result)`: asserts the feature's own answer (status and body).
+ *   - `skip`: layers that cannot apply to this feature, each with the reason (printed).
+ * Nothing else changes: every layer and run mode picks the row up.
+ *
+ * ## Adding a layer (one column)
+ * Append to `LAYERS`: `install(app)` (called once by app.ts, before the features), and
+ * `check(feature, call)` which drives the feature through `call(...)` and asserts the layer's
+ * effect. Features that cannot take it list the layer in their `skip`.
+ */
+import { expect } from "bun:test";
+import { join } from "node:path";
+import {
+  AuthenticationHandler,
+  BearerGetter,
+  HttpError,
+  Identity,
+  type Request,
+  type RouteOptions,
+  serveFile,
+  sse,
+  t,
+  type Webfw,
+  Response as WebfwResponse,
+} from "../../src/index.ts";
+import { MustacheTemplate } from "../../src/templating/index.ts";
+
+export const TOKEN = "combo-token";
+export const ORIGIN = "https://combo.example";
+export const SESSION_KEY = "combination-suite-session-key-0123456789";
+/** A route's time limit in the timeout layer; slow handlers take far longer. */
+export const ROUTE_TIMEOUT_MS = 400;
+const SLOW_MS = 5_000;
+
+export interface Exchange {
+  status: number;
+  headers: globalThis.Headers;
+  body: string;
+}
+
+export interface CallInit {
+  headers?: Record<string, string>;
+  /** Extra query string, e.g. `fail=1`. */
+  query?: string;
+}
+
+/** What a feature's handler uses from the suite. */
+export interface FeatureContext {
+  /** `?fail=1` throws (the exception layer), `?slow=1` waits past the route's time limit. */
+  guard(request: Request): Promise<void> | null;
+  routeOptions: RouteOptions;
+  /** This suite's folder (templates/, files/). */
+  dir: string;
+}
+
+export interface Feature {
+  name: string;
+  register(app: Webfw, ctx: FeatureContext): void;
+  exchange(base: string, init: CallInit): Promise<Exchange>;
+  verify(result: Exchange): void;
+  skip?: Partial<Record<LayerName, string>>;
+}
+
+export type LayerName =
+  | "before-middleware"
+  | "after-middleware"
+  | "cors"
+  | "auth"
+  | "sessions"
+  | "header-config"
+  | "exception-handler"
+  | "request-timeout";
+
+export interface Layer {
+  name: LayerName;
+  install(app: Webfw): void;
+  /** `call` runs the feature's exchange with the bearer token and the given extras. */
+  check(feature: Feature, call: (init?: CallInit) => Promise<Exchange>): Promise<void>;
+}
+
+export const featurePath = (name: string) => `/f/${name}`;
+
+function url(base: string, path: string, query?: string): string {
+  return `${base}${path}${query ? `?${query}` : ""}`;
+}
+
+/** One plain HTTP exchange; the body is read to its end (streams end by themselves here). */
+export async function httpExchange(
+  base: string,
+  path: string,
+  init: CallInit,
+  request: RequestInit = {},
+): Promise<Exchange> {
+  const response = await fetch(url(base, path, init.query), {
+    ...request,
+    headers: { ...(request.headers as Record<string, string>), ...init.headers },
+    redirect: "manual",
+  });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
+/** The WebSocket handshake over a raw socket (Bun's client hides the status of a refused upgrade). */
+async function wsHandshake(base: string, path: string, init: CallInit): Promise<Exchange> {
+  const { port } = new URL(base);
+  const lines = [
+    `GET ${path}${init.query ? `?${init.query}` : ""} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    "Sec-WebSocket-Version: 13",
+    ...Object.entries(init.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+  ];
+  let text = "";
+  const { promise, resolve, reject } = Promise.withResolvers<Exchange>();
+  const timer = setTimeout(() => reject(new Error("no handshake answer")), 5_000);
+  const socket = await Bun.connect({
+    hostname: "127.0.0.1",
+    port: Number(port),
+    socket: {
+      data(sock, chunk) {
+        text += Buffer.from(chunk).toString("latin1");
+        const end = text.indexOf("\r\n\r\n");
+        if (end === -1) return;
+        const [statusLine = "", ...headerLines] = text.slice(0, end).split("\r\n");
+        const headers = new globalThis.Headers();
+        for (const line of headerLines) {
+          const colon = line.indexOf(":");
+          headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+        }
+        const status = Number(statusLine.split(" ")[1]);
+        const length = Number(headers.get("content-length") ?? 0);
+        if (status !== 101 && text.length - end - 4 < length) return;
+        clearTimeout(timer);
+        sock.end();
+        resolve({ status, headers, body: text.slice(end + 4, end + 4 + length) });
+      },
+      error(_sock, error) {
+        reject(error);
+      },
+    },
+  });
+  socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+  return promise;
+}
+
+/** Sends one message on a real WebSocket and returns the first answer. */
+async function wsEcho(base: string, path: string, headers: Record<string, string>): Promise<string> {
+  const ws = new WebSocket(`${base.replace("http", "ws")}${path}`, { headers } as unknown as string[]);
+  const { promise, resolve, reject } = Promise.withResolvers<string>();
+  const timer = setTimeout(() => reject(new Error("no WebSocket answer")), 5_000);
+  ws.onopen = () => ws.send("ping");
+  ws.onmessage = (event) => resolve(String(event.data));
+  ws.onerror = () => reject(new Error("WebSocket error"));
+  try {
+    return await promise;
+  } finally {
+    clearTimeout(timer);
+    ws.close();
+  }
+}
+
+const NOT_HTTP_RESPONSE = "a WebSocket has no HTTP response after the 101 for this layer to act on";
+
+/** The features. One row each; see the header for how to add one. */
+export const FEATURES: Feature[] = [
+  {
+    name: "json",
+    register(app, ctx) {
+      app.get(
+        featurePath("json"),
+        (request) => ctx.guard(request)?.then(() => ({ never: true })) ?? { json: true, user: who(request) },
+        ctx.routeOptions,
+      );
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("json"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(JSON.parse(result.body)).toEqual({ json: true, user: "ada" });
+    },
+  },
+  {
+    name: "sse",
+    register(app, ctx) {
+      app.get(
+        featurePath("sse"),
+        (request) => {
+          const user = who(request);
+          const events = sse(
+            (async function* () {
+              yield { data: `one ${user}` };
+              await Bun.sleep(5);
+              yield { data: "two" };
+            })(),
+          );
+          return ctx.guard(request)?.then(() => events) ?? events;
+        },
+        ctx.routeOptions,
+      );
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("sse"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(result.headers.get("content-type")).toStartWith("text/event-stream");
+      expect(result.body).toContain("data: one ada\n\n");
+      expect(result.body).toContain("data: two\n\n");
+    },
+  },
+  {
+    name: "stream",
+    register(app, ctx) {
+      app.get(
+        featurePath("stream"),
+        (request) => {
+          const user = who(request);
+          const body = (async function* () {
+            yield `chunk-1 ${user}\n`;
+            await Bun.sleep(5);
+            yield "chunk-2\n";
+          })();
+          return ctx.guard(request)?.then(() => body) ?? body;
+        },
+        ctx.routeOptions,
+      );
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("stream"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(result.body).toBe("chunk-1 ada\nchunk-2\n");
+    },
+  },
+  {
+    name: "file",
+    register(app, ctx) {
+      const path = join(ctx.dir, "files/hello.txt");
+      app.get(
+        featurePath("file"),
+        (request) => ctx.guard(request)?.then(() => serveFile(path)) ?? serveFile(path),
+        ctx.routeOptions,
+      );
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("file"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(result.body).toBe("hello from a file\n");
+    },
+  },
+  {
+    name: "template",
+    register(app, ctx) {
+      const templates = new MustacheTemplate(join(ctx.dir, "templates"));
+      app.get(
+        featurePath("template"),
+        (request) => {
+          const render = () =>
+            new WebfwResponse(
+              200,
+              { "content-type": "text/html; charset=utf-8" },
+              templates.renderTemplate("greeting", { name: who(request) }),
+            );
+          return ctx.guard(request)?.then(render) ?? render();
+        },
+        ctx.routeOptions,
+      );
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("template"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(result.body).toBe("<p>Hello ada from a template</p>\n");
+    },
+  },
+  {
+    name: "upload",
+    register(app, ctx) {
+      app.post(
+        featurePath("upload"),
+        (request) => {
+          const answer = () =>
+            Object.entries(request.files).map(([name, data]) => ({
+              name,
+              size: data.length,
+              user: who(request),
+            }));
+          return ctx.guard(request)?.then(answer) ?? answer();
+        },
+        ctx.routeOptions,
+      );
+    },
+    exchange(base, init) {
+      const form = new FormData();
+      form.append("file", new Blob(["0123456789"]), "digits.txt");
+      return httpExchange(base, featurePath("upload"), init, { method: "POST", body: form });
+    },
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(JSON.parse(result.body)).toEqual([{ name: "digits.txt", size: 10, user: "ada" }]);
+    },
+  },
+  {
+    name: "websocket",
+    register(app, ctx) {
+      app.websocket(
+        featurePath("websocket"),
+        async (ws) => {
+          for await (const message of ws) await ws.sendText(`echo ${String(message)}`);
+        },
+        { authRequired: ctx.routeOptions.authRequired === true },
+      );
+    },
+    async exchange(base, init) {
+      const handshake = await wsHandshake(base, featurePath("websocket"), init);
+      if (handshake.status !== 101) return handshake;
+      const echo = await wsEcho(base, featurePath("websocket"), init.headers ?? {});
+      return { ...handshake, body: echo };
+    },
+    verify(result) {
+      expect(result.status).toBe(101);
+      expect(result.body).toBe("echo ping");
+    },
+    skip: {
+      "after-middleware": NOT_HTTP_RESPONSE,
+      cors: "browsers do not apply CORS to WebSocket handshakes",
+      sessions: NOT_HTTP_RESPONSE,
+      "header-config": NOT_HTTP_RESPONSE,
+      "exception-handler":
+        "a WebSocket handler's error closes the socket (docs/websockets.md), no HTTP answer",
+      "request-timeout": "a WebSocket lives as long as it is open; no request time limit applies",
+    },
+  },
+  {
+    name: "mcp",
+    register(app, ctx) {
+      app.mcp.configure({ authRequired: ctx.routeOptions.authRequired === true });
+      app.mcp.tool(({ a, b }) => String(a + b), {
+        name: "add",
+        description: "Add",
+        args: { a: t.int(), b: t.int() },
+      });
+    },
+    exchange(base, init) {
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "add", arguments: { a: 2, b: 40 } },
+      });
+      return httpExchange(base, "/mcp", init, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      });
+    },
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(result.body).toContain('"text":"42"');
+    },
+    skip: {
+      "exception-handler": "a tool's error is a JSON-RPC result (isError), not an HTTP error",
+      "request-timeout": "the MCP endpoint is the framework's route, without a route time limit",
+    },
+  },
+];
+
+/** The identity's user, or "anonymous". */
+function who(request: Request): string {
+  return (request.identity?.claims.user as string | undefined) ?? "anonymous";
+}
+
+class ComboAuth extends AuthenticationHandler {
+  authenticate(request: Request): Identity | null {
+    return this.tokenGetter.getToken(request) === TOKEN ? new Identity({ claims: { user: "ada" } }) : null;
+  }
+}
+
+/** The layers. All are installed at once; each cell checks one layer's effect on one feature. */
+export const LAYERS: Layer[] = [
+  {
+    name: "before-middleware",
+    install(app) {
+      app.beforeRequest((request) => {
+        if (request.queryParams.get("block", "") === "1") return new WebfwResponse(403, {}, "blocked before");
+        request.state.marker = "state-ok";
+        return undefined;
+      });
+    },
+    async check(feature, call) {
+      const blocked = await call({ query: "block=1" });
+      expect(blocked.status).toBe(403);
+      feature.verify(await call());
+    },
+  },
+  {
+    name: "after-middleware",
+    install(app) {
+      app.afterRequest((response, request) => {
+        response.headers.set("x-after", String(request.state.marker ?? "none"));
+        response.setCookie("after", "1");
+        return response;
+      });
+    },
+    async check(feature, call) {
+      const result = await call();
+      feature.verify(result);
+      // The state a before-middleware set reaches the after-middleware (whatever ran the handler).
+      expect(result.headers.get("x-after")).toBe("state-ok");
+      expect(result.headers.getSetCookie().some((c) => c.startsWith("after=1"))).toBe(true);
+    },
+  },
+  {
+    name: "cors",
+    install(app) {
+      app.cors({ origins: [ORIGIN] });
+    },
+    async check(feature, call) {
+      const result = await call({ headers: { origin: ORIGIN } });
+      feature.verify(result);
+      expect(result.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    },
+  },
+  {
+    name: "auth",
+    install(app) {
+      app.configureAuthentication(new ComboAuth(new BearerGetter()));
+    },
+    async check(feature, call) {
+      const refused = await call({ headers: { authorization: "Bearer wrong" } });
+      expect(refused.status).toBe(401);
+      feature.verify(await call());
+    },
+  },
+  {
+    name: "sessions",
+    install(app) {
+      app.configureSessions({ secretKey: SESSION_KEY });
+      app.beforeRequest((request) => {
+        const session = request.session;
+        if (session) session.set("hits", (session.get("hits", 0) as number) + 1);
+      });
+      app.afterRequest((response, request) => {
+        response.headers.set("x-hits", String(request.session?.get("hits", 0) ?? "none"));
+        return response;
+      });
+    },
+    async check(feature, call) {
+      const first = await call();
+      feature.verify(first);
+      expect(first.headers.get("x-hits")).toBe("1");
+      const cookie = first.headers.getSetCookie().find((c) => c.startsWith("session="));
+      expect(cookie).toBeDefined();
+      const second = await call({ headers: { cookie: (cookie as string).split(";")[0] as string } });
+      feature.verify(second);
+      expect(second.headers.get("x-hits")).toBe("2");
+    },
+  },
+  {
+    name: "header-config",
+    install(app) {
+      app.setResponseHeader("x-config", "on");
+    },
+    async check(feature, call) {
+      const result = await call();
+      feature.verify(result);
+      expect(result.headers.get("x-config")).toBe("on");
+    },
+  },
+  {
+    name: "exception-handler",
+    install(app) {
+      app.exception((error) => {
+        if (error instanceof HttpError) throw error;
+        return [{ handled: (error as Error).message }, 418];
+      });
+    },
+    async check(_feature, call) {
+      const result = await call({ query: "fail=1" });
+      expect(result.status).toBe(418);
+      expect(JSON.parse(result.body)).toEqual({ handled: "feature failed on purpose" });
+    },
+  },
+  {
+    name: "request-timeout",
+    install() {
+      // Per route: `timeoutMs` in the feature's route options (see app.ts).
+    },
+    async check(feature, call) {
+      const started = performance.now();
+      const result = await call({ query: "slow=1" });
+      expect(result.status).toBe(503);
+      expect(performance.now() - started).toBeLessThan(SLOW_MS - 1_000);
+      // The route still answers after a timed-out request (a Worker may have been replaced).
+      feature.verify(await call());
+    },
+  },
+];
+
+/** `?fail=1` / `?slow=1` handling shared by every feature handler. */
+export function guard(request: Request): Promise<void> | null {
+  if (request.queryParams.get("fail", "") === "1") throw new Error("feature failed on purpose");
+  if (request.queryParams.get("slow", "") === "1") return Bun.sleep(SLOW_MS);
+  return null;
+}
