@@ -25,7 +25,7 @@ import type { RouterBase } from "./router-base.ts";
 import { decodeParams, type RouteTable, Runtime } from "./runtime.ts";
 import { checkTimeout } from "./timeout.ts";
 import { mountWebSockets, type WebSocketRuntime } from "./websocket/mount.ts";
-import { isSyncHandler, type WorkerPool } from "./workers/pool.ts";
+import type { WorkerPool } from "./workers/pool.ts";
 
 type WebResponse = globalThis.Response;
 type BunHandler = (req: Bun.BunRequest, server: Server<unknown>) => WebResponse | Promise<WebResponse>;
@@ -131,7 +131,8 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
       }
       plan.handler = () => response.clone();
     }
-    if (pool && !route.options.const && (route.options.offload ?? isSyncHandler(route.handler))) {
+    // Offload is opt-in (docs/workers.md): a Worker has its own copy of module state.
+    if (pool && !route.options.const && route.options.offload === true) {
       const key = `${route.method} ${route.path}`;
       const deadline = plan.timeoutMs ?? app.config.requestTimeoutMs ?? 0;
       plan.invoke = (request) => pool.run(key, request, deadline);

@@ -46,7 +46,7 @@ export interface RouteOptions<A extends ArgShape = EmptyArgs, B = unknown> {
   args?: A;
   /** Validates the JSON body (422 with the issues when invalid); the result is `request.parsedBody`. */
   body?: BodySchema<B>;
-  /** Run a synchronous handler on the worker pool (`true`) or inline (`false`); default: pool when `--workers > 1`. */
+  /** Run this handler on the worker pool when `--workers` > 1 (opt-in, docs/workers.md); default `false`: on the main thread. */
   offload?: boolean;
   /** Milliseconds the handler may take before the request gets 503; 0: no limit. Default: the app's `requestTimeoutMs`. */
   timeoutMs?: number;

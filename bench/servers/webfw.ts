@@ -44,10 +44,10 @@ switch (scenario) {
     break;
   case "cpu": {
     const iterations = cpuIterations();
-    // Synchronous: goes to the worker pool when workers > 1.
-    app.get("/cpu", () => String(burn(iterations)));
-    // Must stay on the main thread to answer while the Workers are busy.
-    app.get("/health", () => "ok", { offload: false });
+    // Offloaded: goes to the worker pool when workers > 1 (offload is opt-in).
+    app.get("/cpu", () => String(burn(iterations)), { offload: true });
+    // Stays on the main thread to answer while the Workers are busy.
+    app.get("/health", () => "ok");
     break;
   }
   case "ws":

@@ -24,22 +24,29 @@ function nextMacrotask(): Promise<typeof PENDING> {
   return new Promise((resolve) => setImmediate(() => resolve(PENDING)));
 }
 
-export async function peekBody(body: ReadableStream<Uint8Array>): Promise<PeekedBody> {
+/** `maxBytes`: stop reading (and stream the rest) once this much was read, for large files. */
+export async function peekBody(
+  body: ReadableStream<Uint8Array>,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<PeekedBody> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
+  let size = 0;
   for (;;) {
+    if (size > maxBytes) return { complete: false, stream: resumed(chunks, null, reader) };
     const read = reader.read();
     const step = await Promise.race([read, nextMacrotask()]);
     if (step === PENDING) return { complete: false, stream: resumed(chunks, read, reader) };
     if (step.done) return { complete: true, bytes: concat(chunks) };
     chunks.push(step.value);
+    size += step.value.byteLength;
   }
 }
 
 /** A stream of the chunks already read, then the read still in flight, then the rest of the reader. */
 function resumed(
   chunks: Uint8Array[],
-  inflight: Promise<ReadResult>,
+  inflight: Promise<ReadResult> | null,
   reader: ReadableStreamDefaultReader<Uint8Array>,
 ): ReadableStream<Uint8Array> {
   let index = 0;

@@ -1,7 +1,9 @@
 import { HttpError } from "../errors.ts";
 import { absoluteUrl } from "../http/request-target.ts";
+import { logger } from "../log/logger.ts";
 import type { Request } from "../request.ts";
 import { RequestTimeoutError } from "../timeout.ts";
+import { BodyProxies } from "./body-proxy.ts";
 import type { WorkerCall, WorkerFailure, WorkerMessage, WorkerReply } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
 
@@ -22,7 +24,14 @@ interface Slot {
   /** Terminates the Worker, fails its current call with `error`, and puts a new Worker in its place. */
   recycle: (reason: string, error?: unknown) => void;
   ready: Promise<void>;
+  /** Bodies this Worker is streaming to clients. */
+  bodies: BodyProxies;
+  /** Resolves when the Worker answered `{ shutdown }` (its shutdown handlers ran). */
+  onClosed: (() => void) | null;
 }
+
+/** How long a Worker's shutdown handlers may take when the pool closes. */
+const SHUTDOWN_MS = 5_000;
 
 /** A handler that threw inside a Worker, rebuilt on the main thread. */
 export class WorkerHandlerError extends Error {
@@ -100,6 +109,7 @@ export class WorkerPool {
       ipAddr: request.ipAddr,
       form: request.form,
       session: request.session?.snapshot() ?? null,
+      state: Object.keys(request.state).length > 0 ? request.state : null,
     };
     let call: Call | undefined;
     const answer = new Promise<globalThis.Response>((resolve, reject) => {
@@ -113,15 +123,35 @@ export class WorkerPool {
     return answer.finally(() => clearTimeout(timer));
   }
 
+  /**
+   * Stops the pool: queued calls get 503; every Worker that is not stuck in a
+   * handler runs its app's shutdown handlers (as each ran its startup
+   * handlers) within `SHUTDOWN_MS`, then is terminated.
+   */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     const error = new HttpError(503, "Service Unavailable");
     for (const call of this.queue.splice(0)) settle(call, error);
-    for (const slot of this.slots) {
-      if (slot.current) settle(slot.current, error);
-      slot.current = null;
-      slot.worker.terminate();
-    }
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        if (slot.current === null && slot.loaded) {
+          const closed = new Promise<void>((resolve) => {
+            slot.onClosed = resolve;
+          });
+          try {
+            slot.worker.postMessage({ shutdown: true });
+            await Promise.race([closed, Bun.sleep(SHUTDOWN_MS)]);
+          } catch {
+            // The Worker is already gone: nothing to run there.
+          }
+        }
+        if (slot.current) settle(slot.current, error);
+        slot.current = null;
+        slot.bodies.failAll("the worker pool closed");
+        slot.worker.terminate();
+      }),
+    );
   }
 
   /** Hands queued calls to free, loaded Workers, oldest first. */
@@ -135,7 +165,7 @@ export class WorkerPool {
         slot.worker.postMessage(call.message);
       } catch (error) {
         slot.current = null;
-        settle(call, error);
+        settle(call, unsendable(error));
       }
     }
   }
@@ -164,9 +194,27 @@ export class WorkerPool {
       markFailed = reject;
     });
     ready.catch(() => {});
-    const slot: Slot = { worker, current: null, loaded: false, ready, recycle: () => {} };
+    const slot: Slot = {
+      worker,
+      current: null,
+      loaded: false,
+      ready,
+      recycle: () => {},
+      bodies: new BodyProxies((control) => worker.postMessage(control)),
+      onClosed: null,
+    };
     worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
       const message = event.data;
+      if ("chunk" in message || "end" in message || "streamError" in message) {
+        slot.bodies.deliver(message);
+        return;
+      }
+      if ("closed" in message) {
+        for (const failure of message.errors)
+          logger.error("shutdown handler failed in a Worker", { error: failure });
+        slot.onClosed?.();
+        return;
+      }
       if ("ready" in message) {
         if (message.error) markFailed(new Error(`worker could not load the app: ${message.error}`));
         else {
@@ -181,8 +229,10 @@ export class WorkerPool {
       slot.current = null;
       // A session the handler changed in the Worker comes back with the reply.
       if (message.session && call.request.session) call.request.session.absorb(message.session);
+      // So is the state: after-middlewares see what the handler set.
+      if (message.state) Object.assign(call.request.state, message.state);
       if ("error" in message) settle(call, rebuildError(message));
-      else settle(call, null, toResponse(message));
+      else settle(call, null, toResponse(message, slot.bodies));
       this.dispatch();
     };
     let replaced = false;
@@ -192,6 +242,8 @@ export class WorkerPool {
       markFailed(new Error(reason));
       if (slot.current) settle(slot.current, error);
       slot.current = null;
+      slot.bodies.failAll(reason);
+      slot.onClosed?.();
       if (this.closed) return;
       const index = this.slots.indexOf(slot);
       if (index !== -1) this.slots[index] = this.spawn();
@@ -219,22 +271,22 @@ function settle(call: Call, error: unknown, response?: globalThis.Response): voi
   else call.reject(error);
 }
 
-function toResponse(reply: WorkerReply): globalThis.Response {
+function toResponse(reply: WorkerReply, bodies: BodyProxies): globalThis.Response {
   const noBody = reply.status === 204 || reply.status === 304 || reply.status < 200;
-  return new globalThis.Response(noBody ? null : (reply.body as Uint8Array<ArrayBuffer> | null), {
-    status: reply.status,
-    headers: reply.headers,
-  });
+  const body = reply.streamed ? bodies.stream(reply.id) : (reply.body as Uint8Array<ArrayBuffer> | null);
+  return new globalThis.Response(noBody ? null : body, { status: reply.status, headers: reply.headers });
+}
+
+/** A call that could not be posted: its `request.state` holds something that cannot cross threads. */
+function unsendable(error: unknown): Error {
+  const reason = (error as Error)?.message ?? String(error);
+  return new Error(
+    `an offloaded request could not be sent to its Worker (${reason}): keep only data (no functions, class instances or handles) in request.state on offloaded routes, or drop offload`,
+  );
 }
 
 function rebuildError(failure: WorkerFailure): Error {
   const { name, message, stack, status, headers } = failure.error;
   if (status !== undefined) return new HttpError(status, message, headers);
   return new WorkerHandlerError(name, message, stack);
-}
-
-/** Synchronous handlers are offloaded; an `async` function is I/O-bound and stays on the main thread. */
-export function isSyncHandler(fn: (...args: never[]) => unknown): boolean {
-  const kind = fn.constructor?.name;
-  return kind !== "AsyncFunction" && kind !== "AsyncGeneratorFunction" && kind !== "GeneratorFunction";
 }

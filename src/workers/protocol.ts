@@ -17,20 +17,28 @@ export interface WorkerCall {
   ipAddr: string | null;
   form: ParsedForm | null;
   session: SessionTransfer | null;
+  /** `request.state` as the before-middlewares left it (data only: it is structured-cloned). */
+  state: Record<string, unknown> | null;
 }
 
 export interface WorkerReply {
   id: number;
   status: number;
   headers: [string, string][];
+  /** The whole body, when the handler's body was complete; `null` for no body or a streamed one. */
   body: Uint8Array | null;
+  /** The body is still being produced: the main thread pulls it chunk by chunk (`WorkerPull`). */
+  streamed: boolean;
   session: SessionTransfer | null;
+  /** `request.state` after the handler, merged back so after-middlewares see what it set. */
+  state: Record<string, unknown> | null;
 }
 
 export interface WorkerFailure {
   id: number;
   error: { name: string; message: string; stack?: string; status?: number; headers?: Record<string, string> };
   session?: SessionTransfer | null;
+  state?: Record<string, unknown> | null;
 }
 
 /** Sent once by a Worker when the app file is loaded and its startup handlers ran (or failed). */
@@ -40,7 +48,25 @@ export interface WorkerReady {
   error?: string;
 }
 
-export type WorkerMessage = WorkerReply | WorkerFailure | WorkerReady;
+/** One step of a streamed body, answering a `WorkerPull`. */
+export type WorkerChunk =
+  | { id: number; chunk: Uint8Array }
+  | { id: number; end: true }
+  | { id: number; streamError: string };
+
+/** The Worker ran its shutdown handlers (errors are reported, not thrown). */
+export interface WorkerClosed {
+  closed: true;
+  errors: string[];
+}
+
+export type WorkerMessage = WorkerReply | WorkerFailure | WorkerReady | WorkerChunk | WorkerClosed;
+
+/** Main thread to Worker, besides calls: pull or cancel a streamed body, run shutdown handlers. */
+export type WorkerControl = { pull: number } | { cancel: number } | { shutdown: true };
 
 /** The Worker's `workerData`-like init, passed through the environment of the Worker. */
 export const WORKER_MAIN_FILE_ENV = "WEBFW_WORKER_MAIN_FILE";
+
+/** Bodies up to this size are sent whole with the reply; larger or unfinished ones are streamed. */
+export const WHOLE_BODY_LIMIT = 1 << 20;

@@ -6,6 +6,13 @@
  * their own copies of every class, and a `serveFile()`, `html()` or webfw
  * `Response` made by the app's copy is only recognised by the same copy (the
  * entry's copy sent a `serveFile` result as JSON, path and root included).
+ *
+ * What an offloaded handler sees (docs/workers.md): the dependencies of the
+ * Worker's own copy of the app (the same `injectGlobal`/`inject` calls ran when
+ * the Worker imported the app file: never cloned live handles), the identity's
+ * claims, the session, `request.state`, args and body. A body still being
+ * produced (`sse()`, a generator, a large file) is streamed to the main thread
+ * chunk by chunk, pulled by it (so a slow client slows the producer).
  */
 import type { Webfw } from "../app.ts";
 import { toWebResponse } from "../convert.ts";
@@ -13,29 +20,75 @@ import { HttpError } from "../errors.ts";
 import { Identity } from "../identity.ts";
 import { Request } from "../request.ts";
 import { markClientData } from "../response/client-data.ts";
+import type { RouterBase } from "../router-base.ts";
 import { Session } from "../sessions/session.ts";
-import type { WorkerCall, WorkerFailure, WorkerReply } from "./protocol.ts";
+import { peekBody } from "../stream/peek-body.ts";
+import {
+  WHOLE_BODY_LIMIT,
+  type WorkerCall,
+  type WorkerChunk,
+  type WorkerFailure,
+  type WorkerReply,
+} from "./protocol.ts";
 
-export type RouteHandler = (request: Request) => unknown;
-
-/** The handlers of an app by `METHOD /pattern`, after its startup handlers ran. */
-export async function loadHandlers(app: Webfw): Promise<Map<string, RouteHandler>> {
-  for (const handler of app.startupHandlers) await handler();
-  const handlers = new Map<string, RouteHandler>();
-  for (const route of app.allRoutes())
-    handlers.set(`${route.method} ${route.path}`, route.handler as RouteHandler);
-  return handlers;
+export interface RouteHandler {
+  handler: (request: Request) => unknown;
+  /** The route's `request.routerDependencies`, resolved as build.ts does on the main thread. */
+  routerDependencies: Record<string, unknown>;
 }
 
-export async function runCall(
-  handlers: Map<string, RouteHandler>,
-  call: WorkerCall,
-): Promise<WorkerReply | WorkerFailure> {
-  const handler = handlers.get(call.route);
-  if (!handler)
+/** An app loaded in a Worker: its handlers by `METHOD /pattern`, after its startup handlers ran. */
+export interface LoadedApp {
+  app: Webfw | null;
+  handlers: Map<string, RouteHandler>;
+}
+
+export async function loadHandlers(app: Webfw): Promise<LoadedApp> {
+  for (const handler of app.startupHandlers) await handler();
+  const handlers = new Map<string, RouteHandler>();
+  const visit = (router: RouterBase, routers: RouterBase[]) => {
+    const routerDependencies =
+      routers.length > 0 ? Object.assign({}, ...routers.map((r) => r.dependencies)) : app.dependencies;
+    for (const route of router.routes) {
+      handlers.set(`${route.method} ${route.path}`, {
+        handler: route.handler as (request: Request) => unknown,
+        routerDependencies,
+      });
+    }
+    for (const child of router.children) visit(child, [...routers, child]);
+  };
+  visit(app, []);
+  return { app, handlers };
+}
+
+/** The shutdown handlers of the Worker's app, each run even when an earlier one fails. */
+export async function runShutdown(loaded: LoadedApp): Promise<string[]> {
+  const errors: string[] = [];
+  for (const handler of loaded.app?.shutdownHandlers ?? []) {
+    try {
+      await handler();
+    } catch (error) {
+      errors.push(String((error as Error)?.stack ?? error));
+    }
+  }
+  return errors;
+}
+
+/** Bodies the main thread is pulling, by call id. */
+const streams = new Map<number, ReadableStreamDefaultReader<Uint8Array>>();
+
+export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<WorkerReply | WorkerFailure> {
+  const route = loaded.handlers.get(call.route);
+  if (!route)
     return { id: call.id, error: { name: "Error", message: `no handler for ${call.route} in worker` } };
   const raw = new globalThis.Request(call.url, { method: call.method, headers: call.headers });
-  const request = new Request(raw, call.pathParams);
+  const request = new Request(
+    raw,
+    call.pathParams,
+    null,
+    loaded.app?.globalDependencies ?? {},
+    route.routerDependencies,
+  );
   request.bodyBytes = call.body;
   // Cloned across the thread: the client-data marks (src/response/client-data.ts) are set again here.
   request.args = call.args;
@@ -46,11 +99,29 @@ export async function runCall(
   request.ipAddr = call.ipAddr;
   request.form = call.form;
   request.session = call.session ? Session.detached(call.session) : null;
+  if (call.state) Object.assign(request.state, call.state);
+  const state = () => (call.state || Object.keys(request.state).length > 0 ? { ...request.state } : null);
   try {
-    const response = await toWebResponse(await handler(request), raw);
-    const body = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
-    const session = request.session?.snapshot() ?? null;
-    return { id: call.id, status: response.status, headers: [...response.headers.entries()], body, session };
+    const response = await toWebResponse(await route.handler(request), raw);
+    let body: Uint8Array | null = null;
+    let streamed = false;
+    if (response.body !== null) {
+      const peeked = await peekBody(response.body, WHOLE_BODY_LIMIT);
+      if (peeked.complete) body = peeked.bytes;
+      else {
+        streams.set(call.id, peeked.stream.getReader());
+        streamed = true;
+      }
+    }
+    return {
+      id: call.id,
+      status: response.status,
+      headers: [...response.headers.entries()],
+      body,
+      streamed,
+      session: request.session?.snapshot() ?? null,
+      state: state(),
+    };
   } catch (error) {
     const failure: WorkerFailure["error"] = {
       name: (error as Error)?.name ?? "Error",
@@ -61,6 +132,28 @@ export async function runCall(
       failure.status = error.status;
       failure.headers = error.headers;
     }
-    return { id: call.id, error: failure, session: request.session?.snapshot() ?? null };
+    return { id: call.id, error: failure, session: request.session?.snapshot() ?? null, state: state() };
   }
+}
+
+/** The next chunk of a streamed body (the main thread asks for one when its reader wants one). */
+export async function pullChunk(id: number): Promise<WorkerChunk> {
+  const reader = streams.get(id);
+  if (!reader) return { id, streamError: "no such stream" };
+  try {
+    const { done, value } = await reader.read();
+    if (!done) return { id, chunk: value };
+    streams.delete(id);
+    return { id, end: true };
+  } catch (error) {
+    streams.delete(id);
+    return { id, streamError: String((error as Error)?.message ?? error) };
+  }
+}
+
+/** The client went away: stop the producer (a generator's `finally` runs). */
+export function cancelStream(id: number): void {
+  const reader = streams.get(id);
+  streams.delete(id);
+  reader?.cancel().catch(() => {});
 }

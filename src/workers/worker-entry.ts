@@ -1,38 +1,67 @@
 /// <reference lib="webworker" />
 /**
  * The entry of a handler Worker: imports the app's main file in worker mode,
- * runs its startup handlers, then answers calls of synchronous handlers
- * with the app's own copy of the call runner (src/workers/run-call.ts).
+ * runs its startup handlers, then answers calls of offloaded handlers with
+ * the app's own copy of the call runner (src/workers/run-call.ts); streams
+ * bodies chunk by chunk as the main thread pulls them; runs the shutdown
+ * handlers when the pool closes (startup and shutdown are symmetric).
  */
-import type { WorkerCall, WorkerReady } from "./protocol.ts";
+import type { WorkerCall, WorkerClosed, WorkerControl, WorkerFailure, WorkerReady } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
-import { loadHandlers, type RouteHandler, runCall } from "./run-call.ts";
-import { enterWorkerMode, registeredApps, workerKit } from "./worker-mode.ts";
+import * as ownCopy from "./run-call.ts";
+import { enterWorkerMode, registeredApps, type WorkerKit, workerKit } from "./worker-mode.ts";
 
 declare const self: Worker;
 
-async function load(): Promise<Map<string, RouteHandler>> {
+const kit = (): WorkerKit => workerKit() ?? ownCopy;
+
+async function load(): Promise<ownCopy.LoadedApp> {
   enterWorkerMode();
   const mainFile = process.env[WORKER_MAIN_FILE_ENV];
   if (!mainFile) throw new Error(`${WORKER_MAIN_FILE_ENV} is not set`);
   await import(mainFile);
   const app = registeredApps().find((candidate) => candidate.mainFile === mainFile) ?? registeredApps()[0];
   if (!app) throw new Error(`${mainFile} created no Webfw app`);
-  return (workerKit()?.loadHandlers ?? loadHandlers)(app);
+  return kit().loadHandlers(app);
 }
 
 const loading = load();
+const failed: ownCopy.LoadedApp = { app: null, handlers: new Map() };
+
+async function onCall(call: WorkerCall): Promise<void> {
+  const reply = await kit().runCall(await loading.catch(() => failed), call);
+  const transfer = "body" in reply && reply.body ? [reply.body.buffer as ArrayBuffer] : [];
+  try {
+    self.postMessage(reply, transfer);
+  } catch (error) {
+    // What the handler left in request.state (a function, a class instance) cannot cross threads.
+    const message = `the reply could not be sent to the main thread: ${(error as Error)?.message ?? error}; keep only data in request.state on offloaded routes`;
+    if ("streamed" in reply && reply.streamed) kit().cancelStream(reply.id);
+    self.postMessage({ id: reply.id, error: { name: "DataCloneError", message } } satisfies WorkerFailure);
+  }
+}
+
+async function onControl(control: WorkerControl): Promise<void> {
+  if ("pull" in control) {
+    const step = await kit().pullChunk(control.pull);
+    self.postMessage(step, "chunk" in step ? [step.chunk.buffer as ArrayBuffer] : []);
+  } else if ("cancel" in control) kit().cancelStream(control.cancel);
+  else {
+    const errors = await kit().runShutdown(await loading.catch(() => failed));
+    self.postMessage({ closed: true, errors } satisfies WorkerClosed);
+  }
+}
+
 // Listen before the app has loaded: a message that arrives meanwhile (a replacement Worker gets
 // traffic at once) would otherwise be dropped, and its request would never be answered.
-self.onmessage = async (event: MessageEvent<WorkerCall>) => {
-  const run = workerKit()?.runCall ?? runCall;
-  const reply = await run(await loading.catch(() => new Map<string, RouteHandler>()), event.data);
-  const transfer = "body" in reply && reply.body ? [reply.body.buffer as ArrayBuffer] : [];
-  self.postMessage(reply, transfer);
+self.onmessage = (event: MessageEvent<WorkerCall | WorkerControl>) => {
+  const data = event.data;
+  if ("route" in data) void onCall(data);
+  else void onControl(data);
 };
 try {
-  const handlers = await loading;
-  self.postMessage({ ready: true, routes: [...handlers.keys()] } satisfies WorkerReady);
+  const loaded = await loading;
+  self.postMessage({ ready: true, routes: [...loaded.handlers.keys()] } satisfies WorkerReady);
 } catch (error) {
   self.postMessage({
     ready: true,

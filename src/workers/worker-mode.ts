@@ -5,12 +5,15 @@
  * entry can find the app the file created.
  */
 import type { Webfw } from "../app.ts";
-import { loadHandlers, runCall } from "./run-call.ts";
+import { cancelStream, loadHandlers, pullChunk, runCall, runShutdown } from "./run-call.ts";
 
 /** The call runner of the copy of webfw the app was built with (see src/workers/run-call.ts). */
 export interface WorkerKit {
   loadHandlers: typeof loadHandlers;
   runCall: typeof runCall;
+  pullChunk: typeof pullChunk;
+  cancelStream: typeof cancelStream;
+  runShutdown: typeof runShutdown;
 }
 
 interface WorkerModeState {
@@ -40,7 +43,7 @@ export function registerApp(app: Webfw): void {
   if (!current.active) return;
   current.apps.push(app);
   // The first app's copy wins: its classes are the ones its handlers return.
-  current.kit ??= { loadHandlers, runCall };
+  current.kit ??= { loadHandlers, runCall, pullChunk, cancelStream, runShutdown };
 }
 
 export function workerKit(): WorkerKit | undefined {

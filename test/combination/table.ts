@@ -31,6 +31,7 @@ import {
   Identity,
   type Request,
   type RouteOptions,
+  SubRouter,
   serveFile,
   sse,
   t,
@@ -50,6 +51,17 @@ export interface Exchange {
   status: number;
   headers: globalThis.Headers;
   body: string;
+  /** Milliseconds from the response head to the first body chunk, and to the end of the body. */
+  firstChunkMs?: number;
+  endMs?: number;
+}
+
+/** The pause streamed features take between their first and second chunk. */
+const STREAM_GAP_MS = 150;
+
+/** A streamed body arrived in pieces: its first chunk well before its end (not buffered anywhere). */
+function expectStreamed(result: Exchange): void {
+  expect((result.endMs ?? 0) - (result.firstChunkMs ?? 0)).toBeGreaterThan(STREAM_GAP_MS / 2);
 }
 
 export interface CallInit {
@@ -110,7 +122,24 @@ export async function httpExchange(
     headers: { ...(request.headers as Record<string, string>), ...init.headers },
     redirect: "manual",
   });
-  return { status: response.status, headers: response.headers, body: await response.text() };
+  const started = performance.now();
+  let firstChunkMs: number | undefined;
+  let body = "";
+  const decoder = new TextDecoder();
+  if (response.body) {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      firstChunkMs ??= performance.now() - started;
+      body += decoder.decode(chunk, { stream: true });
+    }
+  }
+  body += decoder.decode();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body,
+    firstChunkMs,
+    endMs: performance.now() - started,
+  };
 }
 
 /** The WebSocket handshake over a raw socket (Bun's client hides the status of a refused upgrade). */
@@ -183,14 +212,48 @@ export const FEATURES: Feature[] = [
     register(app, ctx) {
       app.get(
         featurePath("json"),
-        (request) => ctx.guard(request)?.then(() => ({ never: true })) ?? { json: true, user: who(request) },
+        (request) =>
+          ctx.guard(request)?.then(() => ({ never: true })) ?? {
+            json: true,
+            user: who(request),
+            // Set by the before-middleware layer; seen by the handler wherever it runs.
+            state: request.state.marker ?? null,
+          },
         ctx.routeOptions,
       );
     },
     exchange: (base, init) => httpExchange(base, featurePath("json"), init),
     verify(result) {
       expect(result.status).toBe(200);
-      expect(JSON.parse(result.body)).toEqual({ json: true, user: "ada" });
+      expect(JSON.parse(result.body)).toEqual({ json: true, user: "ada", state: "state-ok" });
+    },
+  },
+  {
+    name: "di",
+    register(app, ctx) {
+      // Live objects (a class instance with methods, a Map): a Worker gets its own, made by the
+      // same registration when it imports the app file, never a clone.
+      app.injectGlobal({ greeter: new Greeter("global") });
+      const router = new SubRouter(import.meta.path, { prefix: "/f" });
+      router.inject({ store: new Map([["k", "router"]]) });
+      router.get(
+        "/di",
+        (request) => {
+          const answer = () => {
+            const greeter = request.globalDependencies.greeter as Greeter;
+            const store = request.routerDependencies.store as Map<string, string>;
+            return { global: greeter.greet(), router: store.get("k"), user: who(request) };
+          };
+          return ctx.guard(request)?.then(answer) ?? answer();
+        },
+        ctx.routeOptions,
+      );
+      app.includeRouter(router);
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("di"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(JSON.parse(result.body)).toEqual({ global: "hello from global", router: "router", user: "ada" });
     },
   },
   {
@@ -203,7 +266,7 @@ export const FEATURES: Feature[] = [
           const events = sse(
             (async function* () {
               yield { data: `one ${user}` };
-              await Bun.sleep(5);
+              await Bun.sleep(STREAM_GAP_MS);
               yield { data: "two" };
             })(),
           );
@@ -218,6 +281,7 @@ export const FEATURES: Feature[] = [
       expect(result.headers.get("content-type")).toStartWith("text/event-stream");
       expect(result.body).toContain("data: one ada\n\n");
       expect(result.body).toContain("data: two\n\n");
+      expectStreamed(result);
     },
   },
   {
@@ -229,7 +293,7 @@ export const FEATURES: Feature[] = [
           const user = who(request);
           const body = (async function* () {
             yield `chunk-1 ${user}\n`;
-            await Bun.sleep(5);
+            await Bun.sleep(STREAM_GAP_MS);
             yield "chunk-2\n";
           })();
           return ctx.guard(request)?.then(() => body) ?? body;
@@ -241,6 +305,7 @@ export const FEATURES: Feature[] = [
     verify(result) {
       expect(result.status).toBe(200);
       expect(result.body).toBe("chunk-1 ada\nchunk-2\n");
+      expectStreamed(result);
     },
   },
   {
@@ -344,7 +409,8 @@ export const FEATURES: Feature[] = [
   {
     name: "mcp",
     register(app, ctx) {
-      app.mcp.configure({ authRequired: ctx.routeOptions.authRequired === true });
+      // A browser page of ORIGIN may call the endpoint (the cors layer); other origins are refused.
+      app.mcp.configure({ authRequired: ctx.routeOptions.authRequired === true, allowedOrigins: [ORIGIN] });
       app.mcp.tool(({ a, b }) => String(a + b), {
         name: "add",
         description: "Add",
@@ -378,6 +444,13 @@ export const FEATURES: Feature[] = [
 /** The identity's user, or "anonymous". */
 function who(request: Request): string {
   return (request.identity?.claims.user as string | undefined) ?? "anonymous";
+}
+
+class Greeter {
+  constructor(private readonly name: string) {}
+  greet(): string {
+    return `hello from ${this.name}`;
+  }
 }
 
 class ComboAuth extends AuthenticationHandler {

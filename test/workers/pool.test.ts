@@ -25,7 +25,7 @@ describe("worker pool (--workers 2)", () => {
     expect(threads.size).toBe(2);
   });
 
-  test("async handlers and offload:false stay on the main thread", async () => {
+  test("handlers without offload stay on the main thread", async () => {
     expect(await (await get("/async")).json()).toEqual({ main: true });
     expect(await (await get("/inline")).json()).toEqual({ main: true });
   });
