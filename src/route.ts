@@ -1,4 +1,4 @@
-import type { ArgShape, ArgSpec, InferArgs } from "./args/t.ts";
+import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "./args/t.ts";
 import type { ResponseDoc } from "./openapi/types.ts";
 import type { Request } from "./request.ts";
 import type { StandardSchemaV1 } from "./standard-schema.ts";
@@ -37,12 +37,15 @@ export type BodySchema<B> = StandardSchemaV1<unknown, B> | ArgSpec<B>;
 
 export type EmptyArgs = Record<never, ArgSpec<unknown>>;
 
-export interface RouteOptions<A extends ArgShape = EmptyArgs, B = unknown> {
+export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown> {
   /** Run only for authenticated requests; otherwise 401. */
   authRequired?: boolean;
   /** Compute the response once at start and serve it as a static response. */
   const?: boolean;
-  /** Typed arguments read from the path parameter of that name, else the query string. */
+  /**
+   * Typed arguments read from the path parameter of that name, else the query string: `t` specs
+   * (with bounds) or Standard Schema validators (`z.coerce.number().min(1)`); 400 when invalid.
+   */
   args?: A;
   /** Validates the JSON body (422 with the issues when invalid); the result is `request.parsedBody`. */
   body?: BodySchema<B>;
@@ -77,7 +80,7 @@ export interface RouteRecord {
   options: RouteOptions<ArgShape, unknown>;
 }
 
-export type InferRouteArgs<A> = A extends ArgShape ? InferArgs<A> : Record<string, unknown>;
+export type InferRouteArgs<A> = A extends RouteArgShape ? InferArgs<A> : Record<string, unknown>;
 
 /** Joins a router prefix and a path: `/api` + `/users/` gives `/api/users`. */
 export function joinPath(prefix: string, path: string): string {

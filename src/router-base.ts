@@ -1,4 +1,5 @@
-import type { ArgShape } from "./args/t.ts";
+import { toArgSpecs } from "./args/standard-arg.ts";
+import type { ArgShape, RouteArgShape } from "./args/t.ts";
 import type { AuthenticationHandler } from "./auth.ts";
 import type { AfterMiddleware, BeforeMiddleware, ScopedMiddleware } from "./middleware.ts";
 import {
@@ -16,7 +17,7 @@ import {
 // WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
 import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "./websocket/route.ts";
 
-type RouteMethod = <P extends string, A extends ArgShape = EmptyArgs, B = unknown>(
+type RouteMethod = <P extends string, A extends RouteArgShape = EmptyArgs, B = unknown>(
   path: P,
   handler: Handler<P, InferRouteArgs<A>, B>,
   options?: RouteOptions<A, B>,
@@ -55,7 +56,7 @@ export class RouterBase {
   readonly trace: RouteMethod = (path, handler, options) => this.addRoute("TRACE", path, handler, options);
 
   /** Registers a handler for a method and path; a second registration of the same method and path is an error. */
-  addRoute<P extends string, A extends ArgShape = EmptyArgs, B = unknown>(
+  addRoute<P extends string, A extends RouteArgShape = EmptyArgs, B = unknown>(
     method: HttpMethod | Lowercase<HttpMethod>,
     path: P,
     handler: Handler<P, InferRouteArgs<A>, B>,
@@ -71,7 +72,13 @@ export class RouterBase {
       method: upper,
       path: full,
       handler: handler as Handler<string, unknown, unknown>,
-      options: options as RouteOptions<ArgShape, unknown>,
+      // Standard Schema args are wrapped once here, so every later reader (dispatch, OpenAPI, MCP) sees specs.
+      options: (options.args === undefined
+        ? options
+        : { ...options, args: toArgSpecs(options.args, `${upper} ${full}`) }) as RouteOptions<
+        ArgShape,
+        unknown
+      >,
     });
     return this;
   }

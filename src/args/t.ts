@@ -1,4 +1,5 @@
 import { parseClientJson } from "../response/client-data.ts";
+import type { StandardSchemaV1 } from "../standard-schema.ts";
 import type { JsonSchema } from "./json-schema.ts";
 
 /** Thrown by a spec when a value is missing or cannot be converted; becomes a 400 (or 422 for bodies). */
@@ -9,6 +10,12 @@ export class ArgError extends Error {
     this.name = "ArgError";
     this.argument = argument;
   }
+}
+
+/** One bound of an argument: a check (the problem, or null) and its JSON Schema keywords. */
+export interface Constraint<T> {
+  check(value: T): string | null;
+  schema: JsonSchema;
 }
 
 /**
@@ -28,16 +35,35 @@ export abstract class ArgSpec<T> {
     return this.hasDefault;
   }
 
+  /** Bounds and checks (`min`, `maxLength`, `pattern`, `oneOf`, …), applied after conversion. */
+  protected constraints: readonly Constraint<T>[] = [];
+
   /** Converts the raw string values of a query or path argument. `raw` is undefined when absent. */
   parse(raw: readonly string[] | undefined, name: string): T {
     if (raw === undefined || raw.length === 0) return this.absent(name);
-    return this.fromString(raw[raw.length - 1] as string, name);
+    return this.checked(this.fromString(raw[raw.length - 1] as string, name), name);
   }
 
   /** Converts a JSON value (MCP tool arguments, body fields). `undefined` means absent. */
   fromJson(value: unknown, name: string): T {
     if (value === undefined) return this.absent(name);
-    return this.convertJson(value, name);
+    return this.checked(this.convertJson(value, name), name);
+  }
+
+  /** The value when it passes every constraint; else a 400 naming the argument and the bound. */
+  protected checked(value: T, name: string): T {
+    for (const constraint of this.constraints) {
+      const problem = constraint.check(value);
+      if (problem !== null) throw new ArgError(name, `argument '${name}' ${problem}`);
+    }
+    return value;
+  }
+
+  /** A copy of this spec with one more constraint (specs are immutable: `t.int()` can be shared). */
+  protected constrained(constraint: Constraint<T>): this {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(this)), this) as this;
+    copy.constraints = [...this.constraints, constraint];
+    return copy;
   }
 
   abstract fromString(raw: string, name: string): T;
@@ -46,6 +72,7 @@ export abstract class ArgSpec<T> {
 
   jsonSchema(): JsonSchema {
     const schema = this.baseSchema();
+    for (const constraint of this.constraints) Object.assign(schema, constraint.schema);
     if (this.hasDefault && this.defaultValue !== undefined) schema.default = this.defaultValue;
     if (this.description) schema.description = this.description;
     return schema;
@@ -57,8 +84,8 @@ export abstract class ArgSpec<T> {
   }
 
   /** A copy of this spec that uses `value` when the argument is absent. */
-  default(value: T): ArgSpec<T> {
-    const copy = Object.assign(Object.create(Object.getPrototypeOf(this)), this) as ArgSpec<T>;
+  default(value: T): this {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(this)), this) as this;
     copy.hasDefault = true;
     copy.defaultValue = value;
     return copy;
@@ -103,6 +130,28 @@ class NumberSpec extends ArgSpec<number> {
   protected baseSchema(): JsonSchema {
     return { type: this.kind === "int" ? "integer" : "number" };
   }
+  /** The smallest value allowed (inclusive). */
+  min(bound: number): this {
+    return this.constrained({
+      check: (v) => (v >= bound ? null : `must be at least ${bound}, got ${v}`),
+      schema: { minimum: bound },
+    });
+  }
+  /** The largest value allowed (inclusive). */
+  max(bound: number): this {
+    return this.constrained({
+      check: (v) => (v <= bound ? null : `must be at most ${bound}, got ${v}`),
+      schema: { maximum: bound },
+    });
+  }
+  /** Only these values. */
+  oneOf(values: readonly number[]): this {
+    const allowed = new Set(values);
+    return this.constrained({
+      check: (v) => (allowed.has(v) ? null : `must be one of ${values.join(", ")}, got ${v}`),
+      schema: { enum: [...values] },
+    });
+  }
 }
 
 class StrSpec extends ArgSpec<string> {
@@ -117,7 +166,48 @@ class StrSpec extends ArgSpec<string> {
   protected baseSchema(): JsonSchema {
     return { type: "string" };
   }
+  /** At least this many characters (UTF-16 code units, as JSON Schema's `minLength` counts code points; equal for BMP text). */
+  minLength(bound: number): this {
+    return this.constrained({
+      check: (v) => ([...v].length >= bound ? null : `must be at least ${bound} characters long`),
+      schema: { minLength: bound },
+    });
+  }
+  /** At most this many characters. */
+  maxLength(bound: number): this {
+    return this.constrained({
+      check: (v) => ([...v].length <= bound ? null : `must be at most ${bound} characters long`),
+      schema: { maxLength: bound },
+    });
+  }
+  /** Must match the regular expression (unanchored, as in JSON Schema: add `^…$` for a whole match). */
+  pattern(regex: RegExp | string): this {
+    const re = typeof regex === "string" ? new RegExp(regex, "u") : regex;
+    if (re.global || re.sticky)
+      throw new TypeError("pattern: a global or sticky RegExp keeps state between calls");
+    return this.constrained({
+      check: (v) => (re.test(v) ? null : `must match ${re.source}`),
+      schema: { pattern: re.source },
+    });
+  }
+  /** Only these values; the argument's type narrows to their union. */
+  oneOf<const V extends string>(values: readonly V[]): StringArg<V> {
+    const allowed = new Set<string>(values);
+    return this.constrained({
+      check: (v) => (allowed.has(v) ? null : `must be one of ${values.join(", ")}, got '${v}'`),
+      schema: { enum: [...values] },
+    }) as unknown as StringArg<V>;
+  }
 }
+
+/** `t.str()` and its bounds; `oneOf` narrows `T` to the listed strings. */
+export type StringArg<T extends string = string> = ArgSpec<T> & {
+  minLength(bound: number): StringArg<T>;
+  maxLength(bound: number): StringArg<T>;
+  pattern(regex: RegExp | string): StringArg<T>;
+  oneOf<const V extends T>(values: readonly V[]): StringArg<V>;
+  default(value: T): StringArg<T>;
+};
 
 class BoolSpec extends ArgSpec<boolean> {
   readonly kind = "bool";
@@ -148,7 +238,24 @@ class ListSpec<T> extends ArgSpec<T[]> {
   /** A repeated query parameter (`?tag=a&tag=b`); absent gives `[]` unless a default is set. */
   override parse(raw: readonly string[] | undefined, name: string): T[] {
     if (raw === undefined || raw.length === 0) return this.hasDefault ? (this.defaultValue as T[]) : [];
-    return raw.map((value) => this.item.fromString(value, name));
+    return this.checked(
+      raw.map((value) => this.item.parse([value], name)),
+      name,
+    );
+  }
+  /** At least this many items (a list with a minimum is required: absent is `[]`, which fails it). */
+  minLength(bound: number): this {
+    return this.constrained({
+      check: (v) => (v.length >= bound ? null : `must have at least ${bound} item${bound === 1 ? "" : "s"}`),
+      schema: { minItems: bound },
+    });
+  }
+  /** At most this many items. */
+  maxLength(bound: number): this {
+    return this.constrained({
+      check: (v) => (v.length <= bound ? null : `must have at most ${bound} item${bound === 1 ? "" : "s"}`),
+      schema: { maxItems: bound },
+    });
   }
   override get isOptional(): boolean {
     return true;
@@ -156,8 +263,8 @@ class ListSpec<T> extends ArgSpec<T[]> {
   fromString(raw: string, name: string): T[] {
     return [this.item.fromString(raw, name)];
   }
-  protected override absent(): T[] {
-    return this.hasDefault ? (this.defaultValue as T[]) : [];
+  protected override absent(name: string): T[] {
+    return this.hasDefault ? (this.defaultValue as T[]) : this.checked([], name);
   }
   protected convertJson(value: unknown, name: string): T[] {
     if (!Array.isArray(value)) throw new ArgError(name, `argument '${name}' must be an array`);
@@ -219,8 +326,17 @@ class DictSpec extends ArgSpec<Record<string, unknown>> {
 
 export type ArgShape = Record<string, ArgSpec<unknown>>;
 
-/** The value type of a shape: `{ id: t.int() }` gives `{ id: number }`. */
-export type InferArgs<S> = { [K in keyof S]: S[K] extends ArgSpec<infer T> ? T : never };
+/** The value type of a shape: `{ id: t.int() }` gives `{ id: number }`; a Standard Schema gives its output. */
+export type InferArgs<S> = {
+  [K in keyof S]: S[K] extends ArgSpec<infer T>
+    ? T
+    : S[K] extends StandardSchemaV1<unknown, infer O>
+      ? O
+      : never;
+};
+
+/** Route `args`: `t` specs and Standard Schema validators (zod, valibot, …), by argument name. */
+export type RouteArgShape = Record<string, ArgSpec<unknown> | StandardSchemaV1>;
 
 export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
   readonly kind = "object";
@@ -282,14 +398,33 @@ export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
 
 /** Builders for typed arguments (`args` route option, MCP tools, `t.object` bodies). */
 export const t = {
-  int: (): ArgSpec<number> => new NumberSpec("int", INT, Number.isSafeInteger, "an integer"),
-  float: (): ArgSpec<number> => new NumberSpec("float", FLOAT, Number.isFinite, "a number"),
-  str: (): ArgSpec<string> => new StrSpec(),
+  /** An integer; bounds: `.min(n)`, `.max(n)`, `.oneOf([…])`. */
+  int: (): NumberArg => new NumberSpec("int", INT, Number.isSafeInteger, "an integer"),
+  /** A finite number; bounds: `.min(n)`, `.max(n)`, `.oneOf([…])`. */
+  float: (): NumberArg => new NumberSpec("float", FLOAT, Number.isFinite, "a number"),
+  /** A string; bounds: `.minLength(n)`, `.maxLength(n)`, `.pattern(re)`, `.oneOf([…])`. */
+  str: (): StringArg => new StrSpec() as unknown as StringArg,
   bool: (): ArgSpec<boolean> => new BoolSpec(),
-  list: <T>(item: ArgSpec<T>): ArgSpec<T[]> => new ListSpec(item),
+  /** A repeated argument (`?tag=a&tag=b`); bounds: `.minLength(n)`, `.maxLength(n)` (item counts). */
+  list: <T>(item: ArgSpec<T>): ListArg<T> => new ListSpec(item),
   optional: <T>(inner: ArgSpec<T>): ArgSpec<T | undefined> => new OptionalSpec(inner),
   dict: (): ArgSpec<Record<string, unknown>> => new DictSpec(),
   object: <S extends ArgShape>(shape: S): ObjectSpec<S> => new ObjectSpec(shape),
+};
+
+/** `t.int()` / `t.float()` and their bounds. */
+export type NumberArg = ArgSpec<number> & {
+  min(bound: number): NumberArg;
+  max(bound: number): NumberArg;
+  oneOf(values: readonly number[]): NumberArg;
+  default(value: number): NumberArg;
+};
+
+/** `t.list(item)` and its bounds. */
+export type ListArg<T> = ArgSpec<T[]> & {
+  minLength(bound: number): ListArg<T>;
+  maxLength(bound: number): ListArg<T>;
+  default(value: T[]): ListArg<T>;
 };
 
 /** JSON Schema of a whole argument shape (MCP `inputSchema`, OpenAPI request bodies). */

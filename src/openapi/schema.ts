@@ -1,19 +1,7 @@
 import type { JsonSchema } from "../args/json-schema.ts";
 import { ArgSpec } from "../args/t.ts";
-import { isStandardSchema, type StandardSchemaV1 } from "../standard-schema.ts";
+import { type Direction, isStandardSchema, standardJsonSchema } from "../standard-schema.ts";
 import type { SchemaSource } from "./types.ts";
-
-/**
- * The Standard JSON Schema extension (standardschema.dev/json-schema): zod ≥ 4.2,
- * arktype and others put a converter beside `validate` on `~standard`. Typed
- * here so that no validator library is imported at run time.
- */
-interface JsonSchemaConverter {
-  input?: (options: { target: string; libraryOptions?: Record<string, unknown> }) => unknown;
-  output?: (options: { target: string; libraryOptions?: Record<string, unknown> }) => unknown;
-}
-
-type Direction = "input" | "output";
 
 /**
  * Named schemas shared by the document (`components.schemas`). External
@@ -68,7 +56,7 @@ export function toJsonSchema(
 ): JsonSchema {
   if (source instanceof ArgSpec) return source.jsonSchema();
   if (isStandardSchema(source)) {
-    const converted = fromValidator(source, direction);
+    const converted = standardJsonSchema(source, direction);
     return converted === null ? {} : hoist(withoutSafeIntegerBounds(converted) as JsonSchema, registry, hint);
   }
   if (typeof source === "object" && source !== null && !Array.isArray(source)) {
@@ -77,35 +65,6 @@ export function toJsonSchema(
   throw new TypeError(
     `${hint}: a schema must be a t spec, a Standard Schema validator or a JSON Schema object`,
   );
-}
-
-function fromValidator(schema: StandardSchemaV1, direction: Direction): JsonSchema | null {
-  const standard = schema["~standard"] as StandardSchemaV1["~standard"] & {
-    jsonSchema?: JsonSchemaConverter;
-  };
-  const converter = standard.jsonSchema?.[direction];
-  const attempts: (() => unknown)[] = [];
-  if (typeof converter === "function") {
-    const call = converter.bind(standard.jsonSchema);
-    // zod refuses types JSON Schema cannot express unless told to emit `{}` for them.
-    attempts.push(() => call({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } }));
-    attempts.push(() => call({ target: "draft-2020-12" }));
-  }
-  // Older zod 4 releases and arktype expose a method instead of the extension.
-  for (const method of ["toJSONSchema", "toJsonSchema"]) {
-    const fn = (schema as unknown as Record<string, unknown>)[method];
-    if (typeof fn === "function") attempts.push(() => fn.call(schema));
-  }
-  for (const attempt of attempts) {
-    try {
-      const result = attempt();
-      if (typeof result === "object" && result !== null && !Array.isArray(result))
-        return result as JsonSchema;
-    } catch {
-      // Try the next way; a schema with no JSON Schema form documents as "any".
-    }
-  }
-  return null;
 }
 
 /** Moves `$defs` to `components.schemas` and rewrites `$ref`s that point into them or at the root (`#`). */
