@@ -180,7 +180,7 @@ export class Webfw extends RouterBase {
   }
 
   /** Configures authentication for every route (sub-routers may override). */
-  override configureAuthentication(handler: AuthenticationHandler): this {
+  override configureAuthentication<C extends object>(handler: AuthenticationHandler<C>): this {
     return super.configureAuthentication(handler);
   }
 

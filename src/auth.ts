@@ -21,15 +21,17 @@ export class BearerGetter extends TokenGetter {
 /**
  * Decides who a request is (spec `AuthenticationHandler`). Subclasses
  * implement `authenticate`; returning `null` means "not authenticated".
+ * `C` types the claims of the identities it returns
+ * (`class Auth extends AuthenticationHandler<Claims>`).
  */
-export abstract class AuthenticationHandler {
+export abstract class AuthenticationHandler<C extends object = Record<string, unknown>> {
   readonly tokenGetter: TokenGetter;
 
   constructor(tokenGetter: TokenGetter = new BearerGetter()) {
     this.tokenGetter = tokenGetter;
   }
 
-  abstract authenticate(request: Request): Identity | null | Promise<Identity | null>;
+  abstract authenticate(request: Request): Identity<C> | null | Promise<Identity<C> | null>;
 
   /** The `WWW-Authenticate` challenge sent with 401. */
   get challenge(): string {

@@ -1,5 +1,9 @@
-/** Who the request is, as decided by the application's `AuthenticationHandler`. */
-export class Identity<C extends Record<string, unknown> = Record<string, unknown>> {
+/**
+ * Who the request is, as decided by the application's `AuthenticationHandler`.
+ * `C` is the claims' type; an `interface` works as well as a type literal
+ * (hence `object`, not `Record<string, unknown>`, which interfaces do not satisfy).
+ */
+export class Identity<C extends object = Record<string, unknown>> {
   readonly claims: C;
 
   constructor(init: { claims: C }) {

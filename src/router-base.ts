@@ -123,8 +123,8 @@ export class RouterBase {
   }
 
   /** Authentication for this router's routes (overrides the app's). */
-  configureAuthentication(handler: AuthenticationHandler): this {
-    this.authHandler = handler;
+  configureAuthentication<C extends object>(handler: AuthenticationHandler<C>): this {
+    this.authHandler = handler as unknown as AuthenticationHandler;
     return this;
   }
 

@@ -1,0 +1,163 @@
+/**
+ * Issue #14: the package type-checks in a user's project under the strict
+ * flags people use, without the DOM lib and without skipLibCheck: what
+ * `tsc` sees of webfw is the declaration files (`npm run types`, also run by
+ * `prepare`), never the sources. And the `--create` scaffold type-checks as
+ * generated. Both compile a project outside the repo, with `webfw` linked in
+ * node_modules the way a `file:` install does.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "../cli/helpers.ts";
+
+const REPO = join(import.meta.dir, "../..");
+const TSC = join(REPO, "node_modules/typescript/bin/tsc");
+const tmp = mkdtempSync(join(tmpdir(), "webfw-consumer-"));
+
+const STRICT = {
+  target: "ESNext",
+  module: "Preserve",
+  moduleResolution: "bundler",
+  moduleDetection: "force",
+  lib: ["ESNext"],
+  types: ["bun"],
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  noPropertyAccessFromIndexSignature: true,
+  noImplicitOverride: true,
+  noImplicitReturns: true,
+  skipLibCheck: false,
+  verbatimModuleSyntax: true,
+  noEmit: true,
+};
+
+/** node_modules as `bun add webfw zod` + `@types/bun` leave it, linked to this repo's copies. */
+function linkModules(dir: string): void {
+  mkdirSync(join(dir, "node_modules/@types"), { recursive: true });
+  symlinkSync(REPO, join(dir, "node_modules/webfw"), "dir");
+  for (const name of ["@types/bun", "@types/node", "bun-types", "undici-types", "zod", "@types/mustache"]) {
+    symlinkSync(join(REPO, "node_modules", name), join(dir, "node_modules", name), "dir");
+  }
+}
+
+async function tsc(dir: string): Promise<{ code: number; output: string }> {
+  const proc = Bun.spawn([process.execPath, TSC, "-p", dir], { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, output: out + err };
+}
+
+beforeAll(async () => {
+  // What `prepare` does on install: the declaration files the package's `types` point at.
+  const built = await tsc(join(REPO, "tsconfig.types.json"));
+  if (built.code !== 0) throw new Error(`declaration build failed:\n${built.output}`);
+}, 120_000);
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const USER_APP = `import { z } from "zod";
+import {
+  AuthenticationHandler, BearerGetter, HttpError, Identity, type Request, Response, SubRouter,
+  serveFile, sse, t, Webfw,
+} from "webfw";
+import { HTTP_404_NOT_FOUND } from "webfw/status-codes";
+import { MustacheTemplate } from "webfw/templating";
+
+interface Claims { sub: string; scope: string }
+
+class Auth extends AuthenticationHandler<Claims> {
+  override authenticate(request: Request): Identity<Claims> | null {
+    const token = this.tokenGetter.getToken(request);
+    return token === "t" ? new Identity<Claims>({ claims: { sub: "ada", scope: "notes:read" } }) : null;
+  }
+}
+
+const app = new Webfw(import.meta.path, { maxBodySize: 1024 * 1024 });
+app.configureAuthentication(new Auth(new BearerGetter()));
+app.injectGlobal({ version: "1" });
+app.cors({ origins: ["https://app.example"] });
+const templates = new MustacheTemplate(import.meta.dir);
+
+app.get("/", () => "hello");
+app.get("/notes/:id", ({ pathParams, args }) => {
+  const id: string = pathParams.id;
+  const limit: number = args.limit;
+  if (id === "0") throw new HttpError(HTTP_404_NOT_FOUND, "no such note");
+  return { id, limit, sort: args.sort };
+}, { args: { limit: t.int().min(1).max(100).default(10), sort: t.str().oneOf(["asc", "desc"]).default("asc") } });
+app.post("/notes", ({ parsedBody }) => ({ title: parsedBody.title }), {
+  body: z.object({ title: z.string().min(1) }),
+  authRequired: true,
+});
+app.get("/feed", () => sse((async function* () { yield { event: "note", data: "1" }; })()));
+app.get("/file", () => serveFile("./README.md"));
+app.get("/page", () => templates.renderTemplate("page.mustache", { title: "x" }));
+app.afterRequest((response) => { response.headers.set("x-app", "notes"); return response; });
+app.exception((error) => new Response(500, {}, String(error)));
+
+const admin = new SubRouter(import.meta.path, { prefix: "/admin" });
+admin.get("/stats", () => ({ ok: true }));
+app.includeRouter(admin);
+
+const chat = app.websocket("/chat/:room", async (ws) => {
+  for await (const message of ws) ws.sendText(String(message));
+});
+chat.onConnect((ws) => { ws.sendJson({ hello: ws.id }); });
+
+app.mcp.tool(({ a, b }) => String(a + b), { name: "add", description: "adds", args: { a: t.int(), b: t.int() } });
+
+const handle = await app.start({ port: 0 });
+await handle.stop();
+`;
+
+const WRONG_USAGE = `import { t, Webfw } from "webfw";
+const app = new Webfw(import.meta.path);
+app.get("/u/:id", ({ pathParams, args }) => {
+  // @ts-expect-error: the path has no such parameter
+  pathParams.name;
+  // @ts-expect-error: limit is a number
+  const s: string = args.limit;
+  return s;
+}, { args: { limit: t.int() } });
+// @ts-expect-error: maxBodySize is a number
+new Webfw(import.meta.path, { maxBodySize: "big" });
+`;
+
+describe("a user's project with strict flags, no DOM, skipLibCheck false", () => {
+  test("an app using most of the API compiles", async () => {
+    const dir = join(tmp, "user");
+    mkdirSync(dir, { recursive: true });
+    linkModules(dir);
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: STRICT, include: ["*.ts"] }));
+    writeFileSync(join(dir, "app.ts"), USER_APP);
+    writeFileSync(join(dir, "wrong.ts"), WRONG_USAGE);
+    const result = await tsc(dir);
+    if (result.code !== 0) console.error(result.output);
+    expect(result.output).toBe("");
+    expect(result.code).toBe(0);
+  }, 120_000);
+});
+
+describe("the --create scaffold type-checks as generated", () => {
+  for (const template of ["plain", "sqlite", "postgres"]) {
+    test(template, async () => {
+      const name = `scaffold-${template}`;
+      const created = await runCli(["--create", "--dir", name, "--template", template, "--no-docker"], {
+        cwd: tmp,
+      });
+      expect(created.code).toBe(0);
+      const dir = join(tmp, name);
+      linkModules(dir);
+      const result = await tsc(dir);
+      if (result.code !== 0) console.error(result.output);
+      expect(result.output).toBe("");
+      expect(result.code).toBe(0);
+    }, 120_000);
+  }
+});
