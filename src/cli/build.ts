@@ -1,6 +1,7 @@
 /** `webfw build app.ts --outfile app`: one executable with `bun build --compile`. */
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, extname, relative, resolve, sep } from "node:path";
+import { discoverDirectories, mainThreadGuard, planEmbedding } from "./embed.ts";
 import { FlagError } from "./flags.ts";
 import { PACKAGE_ROOT } from "./version.ts";
 
@@ -160,10 +161,59 @@ export function buildCommand(options: BuildOptions, bun = process.execPath, root
   return command;
 }
 
-/** Runs the build, streaming Bun's output; resolves its exit code. */
-export async function buildBinary(options: BuildOptions): Promise<number> {
-  const proc = Bun.spawn(buildCommand(options), { stdio: ["inherit", "inherit", "inherit"] });
-  const code = await proc.exited;
-  if (code === 0) process.stdout.write(`webfw build: wrote ${options.outfile}\n`);
-  return code;
+/**
+ * Runs the build: what `buildCommand` describes, through `Bun.build` so that two things the
+ * command line cannot do are added (src/cli/embed.ts): the directories the app names are
+ * embedded (or reported when they cannot be), and the app's `import.meta.main` is guarded
+ * so Worker threads never run its start block. Resolves the exit code.
+ */
+export async function buildBinary(options: BuildOptions, root = PACKAGE_ROOT): Promise<number> {
+  const extras = existingExtras(root);
+  const entrypoints = [options.entry, ...extras.map((e) => e.absolute)];
+  const found = await discoverDirectories(options.entry);
+  if (found.error) {
+    process.stderr.write(
+      `webfw build: could not list the app's directories (importing it failed); none are embedded:\n${found.error}\n`,
+    );
+  }
+  // Bun's root is the app's folder: the app's `import.meta.dir` inside the executable is
+  // `/$bunfs/root/`, so its directories must be embedded relative to that folder.
+  const appRoot = dirname(real(options.entry));
+  const plan = planEmbedding(options.entry, found.directories);
+  for (const { directory, users, files } of plan.embedded)
+    process.stdout.write(`webfw build: embedding ${directory} (${users.join(", ")}): ${files} files\n`);
+  for (const { directory, reason } of plan.skipped)
+    process.stderr.write(`webfw build: NOT embedding ${directory}: ${reason}\n`);
+  const define: Record<string, string> = {};
+  for (const extra of extras) {
+    if (extra.define)
+      define[extra.define] = JSON.stringify(
+        (options.target?.includes("windows") ? "B:/~BUN/root/" : "/$bunfs/root/") +
+          relative(appRoot, real(extra.absolute)).split(sep).join("/"),
+      );
+  }
+  try {
+    const result = await Bun.build({
+      entrypoints: plan.module ? [...entrypoints, plan.module] : entrypoints,
+      root: appRoot,
+      compile: {
+        outfile: options.outfile,
+        ...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}),
+      },
+      define,
+      minify: options.minify,
+      sourcemap: options.sourcemap ? "inline" : "none",
+      naming: { asset: "[dir]/[name].[ext]" },
+      plugins: [mainThreadGuard(options.entry)],
+      throw: false,
+    } as Bun.BuildConfig);
+    if (!result.success) {
+      for (const log of result.logs) process.stderr.write(`${String(log)}\n`);
+      return 1;
+    }
+  } finally {
+    plan.cleanup();
+  }
+  process.stdout.write(`webfw build: wrote ${options.outfile}\n`);
+  return 0;
 }

@@ -1,5 +1,5 @@
-import { realpath } from "node:fs/promises";
 import { relative, sep } from "node:path";
+import { realPath as realpath } from "../embed/real-path.ts";
 
 /**
  * Splits the part of a URL path below a route into decoded segments, or

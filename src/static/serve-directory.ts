@@ -1,5 +1,7 @@
-import { realpath, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { requireDirectory } from "../embed/directories.ts";
+import { realPath as realpath } from "../embed/real-path.ts";
 import { HttpError } from "../errors.ts";
 import { fileResponse } from "../files/serve-file.ts";
 import { requestQuery } from "../http/request-target.ts";
@@ -43,6 +45,7 @@ export function createDirectoryServer(opts: ServeDirectoryOptions): DirectorySer
   if (route !== "" && !route.startsWith("/"))
     throw new Error(`serveDirectory: route must start with "/": ${opts.route}`);
   const root = resolve(opts.directoryPath);
+  requireDirectory("serveDirectory", root);
   const followLinks = opts.followLinks ?? false;
   const allowDotFiles =
     opts.dotFiles === undefined ? (opts.serveDotFiles ?? false) : opts.dotFiles === "allow";

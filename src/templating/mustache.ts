@@ -1,6 +1,8 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import Mustache from "mustache";
+import { requireDirectory } from "../embed/directories.ts";
+import { realPathSync as realpathSync } from "../embed/real-path.ts";
 import { TemplateInterface } from "./template-interface.ts";
 
 export interface MustacheTemplateOptions {
@@ -46,6 +48,7 @@ export class MustacheTemplate extends TemplateInterface {
   constructor(directory: string, options: MustacheTemplateOptions = {}) {
     super();
     this.directory = resolve(directory);
+    requireDirectory("MustacheTemplate", this.directory);
     this.encoding = options.encoding ?? "utf-8";
     this.followLinks = options.followLinks ?? false;
     this.extension = options.extension ?? ".mustache";

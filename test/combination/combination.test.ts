@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { freePort, REPO, testEnv, tryGet, waitFor } from "../cli/helpers.ts";
+import { freePort, REPO, runCli, tempDir, testEnv, tryGet, waitFor } from "../cli/helpers.ts";
 import { type CallInit, FEATURES, LAYERS, TOKEN } from "./table.ts";
 
 const APP = join(import.meta.dir, "app.ts");
@@ -18,6 +18,9 @@ interface RunMode {
   command(port: number): Promise<string[]>;
 }
 
+let tmp: { path: string; remove: () => void } | null = null;
+afterAll(() => tmp?.remove());
+
 const ALL_MODES: RunMode[] = [
   { name: "inline", command: async (port) => [process.execPath, APP, "--port", String(port)] },
   {
@@ -27,6 +30,17 @@ const ALL_MODES: RunMode[] = [
   {
     name: "--processes 2",
     command: async (port) => [process.execPath, APP, "--port", String(port), "--processes", "2"],
+  },
+  {
+    name: "compiled binary",
+    async command(port) {
+      tmp ??= tempDir("combination");
+      const binary = join(tmp.path, "combo");
+      const built = await runCli(["build", APP, "--outfile", binary]);
+      if (built.code !== 0) throw new Error(`webfw build failed: ${built.stdout}\n${built.stderr}`);
+      // Binary with Workers: the Workers must not run the app's start block (import.meta.main).
+      return [binary, "--port", String(port), "--workers", "2"];
+    },
   },
 ];
 

@@ -294,9 +294,13 @@ describe("configuration", () => {
     expect(() => createDirectoryServer({ route: "s", directoryPath: staticDir })).toThrow();
   });
 
-  test("a directory that does not exist declines everything", async () => {
-    const handler = createDirectoryServer({ route: "/s", directoryPath: join(base, "nowhere") });
-    expect(await handler(new Request("http://x/s/a.txt"), "/s/a.txt")).toBeNull();
+  test("a directory that does not exist is an error when it is named (at start)", () => {
+    expect(() => createDirectoryServer({ route: "/s", directoryPath: join(base, "nowhere") })).toThrow(
+      /serveDirectory: directory not found: .*nowhere/,
+    );
+    expect(() => createDirectoryServer({ route: "/s", directoryPath: join(staticDir, "a.txt") })).toThrow(
+      /directory not found/,
+    );
   });
 
   test("a trailing slash on the route is ignored", async () => {

@@ -108,9 +108,9 @@ describe("MustacheTemplate", () => {
     expect(new MustacheTemplate(dir).renderTemplate("inner-link", { title: "t" })).toBe("<header>t</header>");
   });
 
-  test("a missing directory is an error naming it", () => {
-    expect(() => new MustacheTemplate(join(base, "nowhere")).renderTemplate("x")).toThrow(
-      /template directory not found/,
+  test("a missing directory is an error naming it, when the template engine is made (at start)", () => {
+    expect(() => new MustacheTemplate(join(base, "nowhere"))).toThrow(
+      /MustacheTemplate: directory not found: .*nowhere/,
     );
   });
 

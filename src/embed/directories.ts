@@ -1,0 +1,59 @@
+/**
+ * The directories an app reads at run time (`serveDirectory`, `MustacheTemplate`):
+ * checked when they are named (a missing one is an error at start, not a 404 or a
+ * 500 on the first request), and listed for `webfw build`, which embeds them in the
+ * executable (src/cli/embed.ts).
+ *
+ * `webfw build` imports the app once with `WEBFW_BUILD_DISCOVER=<file>`: every
+ * directory named is written to that file when the process ends, and `start()`
+ * ends it before listening (src/server.ts).
+ */
+import { statSync, writeFileSync } from "node:fs";
+
+export type DirectoryUser = "serveDirectory" | "MustacheTemplate";
+
+export interface NamedDirectory {
+  user: DirectoryUser;
+  path: string;
+}
+
+export const DISCOVER_ENV = "WEBFW_BUILD_DISCOVER";
+
+const STATE_KEY = Symbol.for("webfw.namedDirectories");
+const holder = globalThis as unknown as Record<symbol, NamedDirectory[] | undefined>;
+
+function named(): NamedDirectory[] {
+  if (holder[STATE_KEY] === undefined) {
+    holder[STATE_KEY] = [];
+    const target = process.env[DISCOVER_ENV];
+    if (target) process.on("exit", () => writeFileSync(target, JSON.stringify(holder[STATE_KEY])));
+  }
+  return holder[STATE_KEY];
+}
+
+/** Throws unless `path` (absolute) is a directory; records it for `webfw build`. */
+export function requireDirectory(user: DirectoryUser, path: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    // Missing or unreadable: reported below.
+  }
+  if (!isDirectory) {
+    const hint = path.startsWith("/$bunfs/")
+      ? " (inside a compiled binary: `webfw build` embeds the directory when it exists at build time)"
+      : "";
+    throw new Error(`${user}: directory not found: ${path}${hint}`);
+  }
+  named().push({ user, path });
+}
+
+/** True in the process `webfw build` runs to list the app's directories. */
+export function inDiscoverMode(): boolean {
+  return Boolean(process.env[DISCOVER_ENV]);
+}
+
+/** The directories named so far (this process). */
+export function namedDirectories(): readonly NamedDirectory[] {
+  return named();
+}
