@@ -74,7 +74,7 @@ export function planEmbedding(entry: string, directories: readonly NamedDirector
     if (inside.startsWith("..") || inside.startsWith(sep) || directory.startsWith("/$bunfs/")) {
       plan.skipped.push({
         directory,
-        reason: `outside ${root} (the folder tree of the app): the executable reads it from disk at run time`,
+        reason: `outside ${root} (the app's folder): inside the executable, a path built from import.meta.dir cannot reach it; give the executable its place on disk (an absolute path, an environment variable)`,
       });
       continue;
     }
