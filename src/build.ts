@@ -21,6 +21,7 @@ import type { AfterMiddleware, BeforeMiddleware } from "./middleware.ts";
 import { openApiRoutes } from "./openapi/index.ts";
 import { Request } from "./request.ts";
 import { patternParams, type RouteRecord } from "./route.ts";
+import { checkRouteOptions } from "./route-option-checks.ts";
 import type { RouterBase } from "./router-base.ts";
 import { decodeParams, type RouteTable, Runtime } from "./runtime.ts";
 import { checkTimeout } from "./timeout.ts";
@@ -110,6 +111,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
       args: route.options.args && Object.keys(route.options.args).length > 0 ? route.options.args : null,
       pathParamNames: patternParams(route.path),
       body: route.options.body ?? null,
+      rawBody: route.options.rawBody === true,
       timeoutMs:
         route.options.timeoutMs === undefined
           ? undefined
@@ -121,6 +123,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
       throw new Error(`${route.method} ${route.path} has authRequired but no authentication is configured`);
     }
     validateArgs(plan);
+    checkRouteOptions(route);
     plans.push(plan);
     if (route.options.const) {
       const response = await constResponse(plan, config);

@@ -53,6 +53,12 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown> 
   offload?: boolean;
   /** Milliseconds the handler may take before the request gets 503; 0: no limit. Default: the app's `requestTimeoutMs`. */
   timeoutMs?: number;
+  /**
+   * Leave the body unread: the handler reads `request.raw.body` (a stream) itself, e.g. to
+   * write a large upload to disk as it arrives. `maxBodySize` and the body budget do not
+   * apply; `body`, `formData`, `json()` are empty. Not with `body` or `offload`.
+   */
+  rawBody?: boolean;
   /** OpenAPI: a one-line summary. */
   summary?: string;
   /** OpenAPI: a longer description. */

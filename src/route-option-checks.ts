@@ -1,0 +1,17 @@
+import type { RouteRecord } from "./route.ts";
+
+/**
+ * Route options that cannot go together, refused when the app is built (a clear error at
+ * start rather than a route that silently ignores one of them).
+ */
+export function checkRouteOptions(route: RouteRecord): void {
+  const where = `${route.method} ${route.path}`;
+  const { rawBody, body, offload } = route.options;
+  if (rawBody === true && body !== undefined) {
+    throw new Error(`${where}: rawBody leaves the body unread, so it cannot also be validated with body`);
+  }
+  if (rawBody === true && offload === true) {
+    // The Worker gets a copy of the request's bytes; an unread stream cannot cross threads.
+    throw new Error(`${where}: rawBody cannot be offloaded (a body stream cannot cross to a Worker)`);
+  }
+}
