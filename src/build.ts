@@ -153,7 +153,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   const websocket = mountWebSockets({
     root: app,
     options: app.config.websocket,
-    broadcast: app.broadcastConfig,
+    hub: app.topicHub(),
     table,
     statics,
     config,

@@ -14,6 +14,7 @@ import {
   type RouteRecord,
   validatePattern,
 } from "./route.ts";
+import { TopicHub, topicText } from "./topics/hub.ts";
 // WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
 import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "./websocket/route.ts";
 
@@ -37,6 +38,7 @@ export class RouterBase {
   /** @internal */ readonly children: RouterBase[] = [];
   /** @internal */ dependencies: Record<string, unknown> = {};
   /** @internal */ authHandler: AuthenticationHandler | null = null;
+  /** @internal Only the root's is used (`topicHub()`). */ hub: TopicHub | null = null;
   /** @internal */ parent: RouterBase | null = null;
 
   constructor(prefix = "") {
@@ -150,6 +152,31 @@ export class RouterBase {
   /** @internal WebSocket routes of this router and every descendant. */
   allWebSockets(): WebSocketRoute[] {
     return [...this.websockets, ...this.children.flatMap((child) => child.allWebSockets())];
+  }
+
+  /**
+   * Sends `data` (text as is, bytes as UTF-8, anything else as JSON) to every subscriber of
+   * `topic`: WebSocket clients that called `ws.subscribe(topic)` (or whose route's own topic it
+   * is), `subscribe(topic)` streams, and with `configureBroadcast` those of every process and
+   * machine. Callable from any handler, also one running in the worker pool (docs/websockets.md).
+   */
+  publish(topic: string, data: unknown): void {
+    this.topicHub().publish(topic, topicText(data));
+  }
+
+  /**
+   * The messages published to `topic` from now on, as an async iterator that ends when `signal`
+   * aborts: `app.get("/feed", (r) => sse(app.subscribe("notes", r.raw.signal)))`.
+   */
+  subscribe(topic: string, signal?: AbortSignal): AsyncIterableIterator<string> {
+    return this.topicHub().subscribe(topic, signal);
+  }
+
+  /** @internal The app's topic hub (one per root router, made on first use). */
+  topicHub(): TopicHub {
+    const root = this.root();
+    root.hub ??= new TopicHub();
+    return root.hub;
   }
 
   /** @internal The chain from the outermost router down to this one. */

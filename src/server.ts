@@ -42,18 +42,20 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   if (plan?.flags.disableOpenapi) (app.config as { openapi: unknown }).openapi = false;
   if (start.dev) (app.config as { dev: boolean }).dev = true;
   const pool = start.workers > 1 ? new WorkerPool(app.mainFile, start.workers) : null;
+  // `app.publish` in an offloaded handler comes here: the main thread owns the server and the relay.
+  if (pool) pool.onPublish = (topic, text) => app.topicHub().publish(topic, text);
   let built: BuiltApp | null = null;
   let server: Server<unknown>;
   try {
     await pool?.ready();
     built = await app.build({ pool, accessLog: start.accessLog && logger.enabled("INFO") });
-    // WebSocket broadcast relay (src/websocket/): connect to Redis before listening, so a bad redisUrl fails start().
-    await built.websocket?.start();
+    // Topics (src/topics/): connect the Redis relay before listening, so a bad redisUrl fails start().
+    await app.topicHub().start(app.broadcastConfig);
     for (const handler of app.startupHandlers) await handler();
     server = listen(app, start, built);
   } catch (error) {
     // Nothing may outlive a failed start: Workers, the Redis relay, native matchers.
-    built?.websocket?.stop();
+    app.topicHub().stop();
     built?.runtime.close();
     await pool?.close();
     throw error;
@@ -61,6 +63,7 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   // Assigned in the try above, which rethrows on failure.
   const compiled = built as BuiltApp;
   compiled.websocket?.attach(server);
+  app.topicHub().attach(server);
 
   let stopping: Promise<void> | null = null;
   const stop = (force = false): Promise<void> => {
@@ -72,7 +75,7 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
       if ((await Promise.race([drained, timeout])) === "timeout") await server.stop(true);
       compiled.runtime.close();
       await pool?.close();
-      compiled.websocket?.stop();
+      app.topicHub().stop();
       for (const handler of app.shutdownHandlers) {
         try {
           await handler();

@@ -5,9 +5,11 @@ import type { BeforeMiddleware } from "../middleware.ts";
 import { patternParams } from "../route.ts";
 import type { RouterBase } from "../router-base.ts";
 import type { RouteTable } from "../runtime.ts";
-import type { BroadcastOptions, ResolvedWebSocketOptions } from "./options.ts";
+import type { TopicHub } from "../topics/hub.ts";
+import type { ResolvedWebSocketOptions } from "./options.ts";
 import type { WebSocketRoute } from "./route.ts";
 import { isUpgradeRequest, WebSocketRuntime } from "./runtime.ts";
+import { topicOf } from "./topic.ts";
 
 export { WebSocketRuntime } from "./runtime.ts";
 
@@ -20,7 +22,8 @@ export interface UpgradeScope {
 export interface MountInput {
   root: RouterBase;
   options: ResolvedWebSocketOptions;
-  broadcast: Required<BroadcastOptions> | null;
+  /** The app's topics: where `broadcast` and `app.publish` go. */
+  hub: TopicHub;
   table: RouteTable;
   /** Const GET responses that Bun would serve without JS; a WebSocket route on the same path must see its requests. */
   statics: Map<string, globalThis.Response>;
@@ -42,7 +45,7 @@ export interface MountInput {
 export function mountWebSockets(input: MountInput): WebSocketRuntime | null {
   const owned = collectWebSockets(input.root, [input.root]);
   if (owned.length === 0) return null;
-  const runtime = new WebSocketRuntime(input.options, input.broadcast);
+  const runtime = new WebSocketRuntime(input.options, input.hub);
   for (const { route, chain } of owned) {
     const pattern = route.path;
     const names = patternParams(pattern);
@@ -116,17 +119,6 @@ function unmark(response: globalThis.Response): globalThis.Response {
 }
 
 const same = (dispatcher: Dispatcher): Dispatcher => dispatcher;
-
-/**
- * The pub/sub topic of a connection: the route's pattern and its decoded path
- * parameters, so `/chat/:room` broadcasts per room. Identical in every
- * process, which the Redis relay relies on.
- */
-export function topicOf(pattern: string, names: string[], params: Record<string, string>): string {
-  const base = `webfw:ws:${pattern}`;
-  // JSON keeps the encoding injective: no parameter value can forge another one's topic.
-  return names.length === 0 ? base : `${base}${JSON.stringify(names.map((name) => params[name] ?? ""))}`;
-}
 
 interface OwnedWebSocket {
   route: WebSocketRoute;

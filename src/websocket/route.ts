@@ -1,5 +1,6 @@
 import type { ArgShape } from "../args/t.ts";
-import type { EmptyArgs } from "../route.ts";
+import { type EmptyArgs, patternParams } from "../route.ts";
+import { topicOf } from "./topic.ts";
 import type { WebSocket } from "./websocket.ts";
 
 /** The second argument of WebSocket handlers, connect and close handlers. */
@@ -55,6 +56,14 @@ export class WebSocketRoute<P extends Params = Params, A = Record<string, unknow
     this.path = path;
     this.handler = handler;
     this.options = options;
+  }
+
+  /**
+   * The broadcast topic of the connections with these path parameters (what `ws.broadcast()`
+   * sends to): `app.publish(chat.topic({ room: "lobby" }), "hello")` from any HTTP handler.
+   */
+  topic(params: P): string {
+    return topicOf(this.path, patternParams(this.path), params);
   }
 
   /** Adds a connect handler (several run in registration order). */

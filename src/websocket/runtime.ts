@@ -3,10 +3,10 @@ import { BadRequestError, HttpError } from "../errors.ts";
 import { Headers } from "../headers.ts";
 import { logger } from "../log/logger.ts";
 import type { Request } from "../request.ts";
+import type { TopicHub } from "../topics/hub.ts";
 import type { Message } from "./inbox.ts";
 import { runCloseHandlers, runConnection, type WebSocketErrorLogger } from "./lifecycle.ts";
 import type { ResolvedWebSocketOptions } from "./options.ts";
-import { RedisRelay } from "./redis-relay.ts";
 import type { WebSocketRoute } from "./route.ts";
 import { type Broadcaster, WebSocket } from "./websocket.ts";
 
@@ -22,8 +22,8 @@ const log: WebSocketErrorLogger = (error, where) =>
 /**
  * The WebSocket side of one started app: Bun's `websocket` handler object
  * (shared by every route; each socket carries its route in `ws.data`), the
- * open connections, and broadcast delivery (Bun's pub/sub, plus Redis when
- * `configureBroadcast` was called).
+ * open connections, and broadcast delivery through the app's topic hub
+ * (Bun's pub/sub, plus Redis when `configureBroadcast` was called).
  */
 export class WebSocketRuntime implements Broadcaster {
   /** Open connections, closed with 1001 when the server stops. */
@@ -33,13 +33,12 @@ export class WebSocketRuntime implements Broadcaster {
   /** Passed to `Bun.serve({ websocket })`. */
   readonly handler: BunWebSocketHandler<Connection>;
   private server: Server<unknown> | null = null;
-  private readonly relay: RedisRelay | null;
 
   constructor(
     private readonly options: ResolvedWebSocketOptions,
-    broadcast: { redisUrl: string; channel: string } | null,
+    /** The app's topics (src/topics/hub.ts): Bun's pub/sub here, Redis across processes. */
+    private readonly hub: TopicHub,
   ) {
-    this.relay = broadcast ? new RedisRelay(broadcast.redisUrl, broadcast.channel, log) : null;
     this.handler = {
       maxPayloadLength: options.maxPayloadLength,
       backpressureLimit: options.backpressureLimit,
@@ -54,11 +53,6 @@ export class WebSocketRuntime implements Broadcaster {
     };
   }
 
-  /** Before listening: connects the Redis relay, if any. */
-  async start(): Promise<void> {
-    await this.relay?.start((topic, text) => this.server?.publish(topic, text));
-  }
-
   /** After listening: the server that delivers broadcasts coming from other processes. */
   attach(server: Server<unknown>): void {
     this.server = server;
@@ -69,14 +63,8 @@ export class WebSocketRuntime implements Broadcaster {
     for (const socket of this.connections) void socket.close(code, reason);
   }
 
-  /** After the server stopped: disconnects from Redis. */
-  stop(): void {
-    this.relay?.stop();
-  }
-
   publish(topic: string, text: string): void {
-    this.server?.publish(topic, text);
-    this.relay?.publish(topic, text);
+    this.hub.publish(topic, text);
   }
 
   /**

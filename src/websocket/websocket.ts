@@ -60,7 +60,13 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
   /** Per-connection state for the application (user name, room, …). */
   readonly state: Record<string, unknown> = {};
 
-  /** @internal */ readonly topic: string;
+  /**
+   * This route's own broadcast topic (the route and its path parameters): `broadcast()` sends to
+   * it, and `app.publish(ws.topic, data)` does the same from any HTTP handler.
+   */
+  readonly topic: string;
+  /** Topics this connection subscribed to with `subscribe` (besides its route's own). */
+  private readonly topics = new Set<string>();
   /** @internal */ socket: ServerWebSocket<unknown> | null = null;
   private readonly href: string;
   private readonly broadcaster: Broadcaster;
@@ -209,10 +215,31 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
     this.socket?.close(code, reason);
   }
 
+  /**
+   * Receives what `app.publish(topic, data)` sends, from any handler and (with
+   * `configureBroadcast`) any process, until `unsubscribe` or the connection ends.
+   */
+  subscribe(topic: string): void {
+    if (typeof topic !== "string" || topic === "") throw new TypeError("subscribe needs a non-empty topic");
+    this.topics.add(topic);
+    this.socket?.subscribe(topic);
+  }
+
+  unsubscribe(topic: string): void {
+    this.topics.delete(topic);
+    this.socket?.unsubscribe(topic);
+  }
+
+  /** The topics this connection subscribed to (not its route's own). */
+  get subscriptions(): string[] {
+    return [...this.topics];
+  }
+
   /** @internal Bun opened the socket. */
   attach(socket: ServerWebSocket<unknown>): void {
     this.socket = socket;
     this.status = "open";
+    for (const topic of this.topics) socket.subscribe(topic);
   }
 
   /** @internal Bun delivered a message. */

@@ -61,6 +61,8 @@ export class WorkerPool {
   private readonly queue: Call[] = [];
   private nextId = 1;
   private closed = false;
+  /** Where `app.publish` from a handler in a Worker goes (the main thread's topic hub). */
+  onPublish: ((topic: string, text: string) => void) | null = null;
   // A compiled binary embeds the entry elsewhere; `webfw build` tells us where through this define.
   private readonly entry =
     process.env.WEBFW_WORKER_ENTRY ?? new URL("./worker-entry.ts", import.meta.url).href;
@@ -207,6 +209,10 @@ export class WorkerPool {
       const message = event.data;
       if ("chunk" in message || "end" in message || "streamError" in message) {
         slot.bodies.deliver(message);
+        return;
+      }
+      if ("publish" in message) {
+        this.onPublish?.(...message.publish);
         return;
       }
       if ("closed" in message) {

@@ -60,7 +60,18 @@ export interface WorkerClosed {
   errors: string[];
 }
 
-export type WorkerMessage = WorkerReply | WorkerFailure | WorkerReady | WorkerChunk | WorkerClosed;
+/** Worker → main thread: `app.publish(topic, data)` called by an offloaded handler (src/topics/hub.ts). */
+export interface WorkerPublish {
+  publish: [topic: string, text: string];
+}
+
+export type WorkerMessage =
+  | WorkerReply
+  | WorkerFailure
+  | WorkerReady
+  | WorkerChunk
+  | WorkerClosed
+  | WorkerPublish;
 
 /** Main thread to Worker, besides calls: pull or cancel a streamed body, run shutdown handlers. */
 export type WorkerControl = { pull: number } | { cancel: number } | { shutdown: true };

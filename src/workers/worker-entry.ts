@@ -6,7 +6,14 @@
  * bodies chunk by chunk as the main thread pulls them; runs the shutdown
  * handlers when the pool closes (startup and shutdown are symmetric).
  */
-import type { WorkerCall, WorkerClosed, WorkerControl, WorkerFailure, WorkerReady } from "./protocol.ts";
+import type {
+  WorkerCall,
+  WorkerClosed,
+  WorkerControl,
+  WorkerFailure,
+  WorkerPublish,
+  WorkerReady,
+} from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
 import * as ownCopy from "./run-call.ts";
 import { enterWorkerMode, registeredApps, type WorkerKit, workerKit } from "./worker-mode.ts";
@@ -22,6 +29,9 @@ async function load(): Promise<ownCopy.LoadedApp> {
   await import(mainFile);
   const app = registeredApps().find((candidate) => candidate.mainFile === mainFile) ?? registeredApps()[0];
   if (!app) throw new Error(`${mainFile} created no Webfw app`);
+  // `app.publish` here reaches subscribers through the main thread, which has the server and Redis.
+  app.topicHub().forward = (topic, text) =>
+    self.postMessage({ publish: [topic, text] } satisfies WorkerPublish);
   return kit().loadHandlers(app);
 }
 

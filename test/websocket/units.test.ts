@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { WebSocketDisconnect } from "../../src/errors.ts";
 import { Inbox } from "../../src/websocket/inbox.ts";
-import { topicOf } from "../../src/websocket/mount.ts";
 import {
   checkBroadcastOptions,
   resolveWebSocketOptions,
   WEBSOCKET_DEFAULTS,
 } from "../../src/websocket/options.ts";
 import { Outbox } from "../../src/websocket/outbox.ts";
+import { topicOf } from "../../src/websocket/topic.ts";
 import { isSendableCloseCode } from "../../src/websocket/websocket.ts";
 
 function flow() {
