@@ -24,6 +24,7 @@ import { patternParams, type RouteRecord } from "./route.ts";
 import { checkRouteOptions } from "./route-option-checks.ts";
 import type { RouterBase } from "./router-base.ts";
 import { decodeParams, type RouteTable, Runtime } from "./runtime.ts";
+import { fallbacksThroughPipeline } from "./static/through-pipeline.ts";
 import { checkTimeout } from "./timeout.ts";
 import { mountWebSockets, type WebSocketRuntime } from "./websocket/mount.ts";
 import type { WorkerPool } from "./workers/pool.ts";
@@ -169,7 +170,8 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   });
 
   const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
-  const runtime = new Runtime(table, app.config.router, app.fallbacks, errorDispatcher);
+  const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, wrap);
+  const runtime = new Runtime(table, app.config.router, fallbacks, errorDispatcher);
   const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
   const bunRoutes =
     app.config.router === "bun"

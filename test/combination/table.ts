@@ -335,15 +335,7 @@ export const FEATURES: Feature[] = [
       expect(result.status).toBe(200);
       expect(result.body).toBe("hello from a file\n");
     },
-    // GAP (reported in the helper's report, not fixed here): serveDirectory answers from the
-    // fetch fallback, outside the pipeline, so app-global middlewares, CORS, header rules and
-    // sessions do not apply to static files. Remove these skips when they do.
     skip: {
-      "before-middleware": "GAP: serveDirectory answers outside the middleware pipeline",
-      "after-middleware": "GAP: serveDirectory answers outside the middleware pipeline",
-      cors: "GAP: serveDirectory answers outside the middleware pipeline (no CORS headers)",
-      sessions: "GAP: serveDirectory answers outside the middleware pipeline",
-      "header-config": "GAP: serveDirectory answers outside the header rules",
       auth: "static files are public: serveDirectory has no authRequired",
       "exception-handler": "no handler of the app's runs for a static file",
       "request-timeout": "no handler of the app's runs for a static file",

@@ -1,0 +1,49 @@
+/**
+ * Static files (`serveDirectory`) answer from the fetch fallback, where no route
+ * matched. Without this they would bypass the app: a global before-middleware
+ * guarding a path, CORS, sessions, after-middlewares and the response header
+ * rules. Each fallback's answer is passed through a dispatcher made of the
+ * app-global middlewares, like the 404/405 answers (src/build.ts), so a static
+ * file is served under the same rules as a route. The file is looked up first
+ * (a fallback that declines passes the request on untouched, to the next one or
+ * the 404), then the before-middlewares run and may still refuse it.
+ */
+import { compileRoute, type Dispatcher, type PipelineConfig, type RoutePlan } from "../dispatch.ts";
+import type { AfterMiddleware, BeforeMiddleware } from "../middleware.ts";
+import type { FallbackHandler } from "../runtime.ts";
+
+type WebResponse = globalThis.Response;
+
+export function fallbacksThroughPipeline(
+  fallbacks: readonly FallbackHandler[],
+  before: BeforeMiddleware[],
+  after: AfterMiddleware[],
+  config: PipelineConfig,
+  wrap: (dispatcher: Dispatcher) => Dispatcher,
+): FallbackHandler[] {
+  if (fallbacks.length === 0) return [];
+  // The answer a fallback found, keyed by the raw request its dispatcher runs for.
+  const found = new WeakMap<globalThis.Request, WebResponse>();
+  const plan: RoutePlan = {
+    pattern: "",
+    method: "GET",
+    handler: (request) => found.get(request.raw) ?? null,
+    before,
+    after,
+    auth: null,
+    authRequired: false,
+    args: null,
+    pathParamNames: [],
+    body: null,
+    routerDependencies: {},
+    // Static answers are for GET and HEAD: there is no body to read.
+    rawBody: true,
+  };
+  const dispatcher = wrap(compileRoute(plan, config));
+  return fallbacks.map((fallback) => async (raw, server) => {
+    const response = await fallback(raw, server);
+    if (response === null) return null;
+    found.set(raw, response);
+    return dispatcher(raw, server, {});
+  });
+}
