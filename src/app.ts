@@ -10,6 +10,7 @@ import { Mcp } from "./mcp/index.ts";
 import { resolveOpenApiOptions } from "./openapi/options.ts";
 import type { OpenApiOptions } from "./openapi/types.ts";
 import type { Request } from "./request.ts";
+import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./route.ts";
 import { RouterBase } from "./router-base.ts";
 import type { FallbackHandler } from "./runtime.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./server.ts";
@@ -54,7 +55,7 @@ export type LifecycleHandler = () => unknown;
 export type ExceptionHandler = (error: unknown, request: Request) => unknown;
 
 /** The application (spec `Webfw(__file__)`). */
-export class Webfw extends RouterBase {
+export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T> {
   /** The app's main file: worker processes and Workers import it. */
   readonly mainFile: string;
   readonly config: Required<Omit<WebfwOptions, "formLimits" | "websocket">> & {
@@ -102,7 +103,7 @@ export class Webfw extends RouterBase {
   }
 
   /** Values every request receives as `request.globalDependencies`. */
-  injectGlobal(values: Record<string, unknown>): this {
+  injectGlobal(values: Partial<GlobalDepsOf<T>> & object): this {
     Object.assign(this.globalDependencies, values);
     return this;
   }

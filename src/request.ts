@@ -12,6 +12,7 @@ import { Headers } from "./headers.ts";
 import type { Identity } from "./identity.ts";
 import { parseJson } from "./json.ts";
 import { QueryParams } from "./query-params.ts";
+import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "./route.ts";
 import type { Session } from "./sessions/session.ts";
 import { Url } from "./url.ts";
 
@@ -27,17 +28,20 @@ export class Request<
   P extends Record<string, string> = Record<string, string>,
   A = Record<string, unknown>,
   B = unknown,
+  T extends AppTypes = NoAppTypes,
 > {
   /** The Web request underneath (Bun's). */
   readonly raw: globalThis.Request;
   method: string;
   pathParams: P;
-  /** Set by authentication; `null` when not authenticated. */
-  identity: Identity | null = null;
+  /** Set by authentication; `null` when not authenticated. Typed by the app's `claims` (`AppTypes`). */
+  identity: Identity<ClaimsOf<T>> | null = null;
   /** The body validated by the route's `body` option. */
   parsedBody: B = undefined as B;
-  globalDependencies: Record<string, unknown>;
-  routerDependencies: Record<string, unknown>;
+  /** `injectGlobal` values; typed by the app's `global` (`AppTypes`). */
+  globalDependencies: GlobalDepsOf<T>;
+  /** `inject` values of the route's routers; typed by the app's `router` (`AppTypes`). */
+  routerDependencies: RouterDepsOf<T>;
   /** The signed-cookie session; `null` unless `app.configureSessions()` was called. */
   session: Session | null = null;
 
@@ -66,8 +70,8 @@ export class Request<
     this.method = raw.method;
     this.pathParams = pathParams;
     this.server = server;
-    this.globalDependencies = globalDependencies;
-    this.routerDependencies = routerDependencies;
+    this.globalDependencies = globalDependencies as GlobalDepsOf<T>;
+    this.routerDependencies = routerDependencies as RouterDepsOf<T>;
   }
 
   /** Typed arguments of the route's `args` option. */

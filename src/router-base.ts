@@ -3,32 +3,35 @@ import type { ArgShape, RouteArgShape } from "./args/t.ts";
 import type { AuthenticationHandler } from "./auth.ts";
 import type { AfterMiddleware, BeforeMiddleware, ScopedMiddleware } from "./middleware.ts";
 import {
+  type AppTypes,
   type EmptyArgs,
   type Handler,
   HTTP_METHODS,
   type HttpMethod,
   type InferRouteArgs,
   joinPath,
+  type NoAppTypes,
   type PathParamsOf,
   type RouteOptions,
   type RouteRecord,
+  type RouterDepsOf,
   validatePattern,
 } from "./route.ts";
 import { TopicHub, topicText } from "./topics/hub.ts";
 // WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
 import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "./websocket/route.ts";
 
-type RouteMethod = <P extends string, A extends RouteArgShape = EmptyArgs, B = unknown>(
+type RouteMethod<T extends AppTypes> = <P extends string, A extends RouteArgShape = EmptyArgs, B = unknown>(
   path: P,
-  handler: Handler<P, InferRouteArgs<A>, B>,
+  handler: Handler<P, InferRouteArgs<A>, B, T>,
   options?: RouteOptions<A, B>,
-) => RouterBase;
+) => RouterBase<T>;
 
 /**
  * Registration API shared by the app and sub-routers: routes, scoped
  * middlewares, dependencies, authentication, nesting.
  */
-export class RouterBase {
+export class RouterBase<T extends AppTypes = NoAppTypes> {
   readonly prefix: string;
   /** @internal */ readonly routes: RouteRecord[] = [];
   /** @internal WebSocket routes of this router (paths include every prefix, like `routes`). */
@@ -45,23 +48,24 @@ export class RouterBase {
     this.prefix = prefix === "" || prefix === "/" ? "" : joinPath("", prefix);
   }
 
-  readonly get: RouteMethod = (path, handler, options) => this.addRoute("GET", path, handler, options);
-  readonly post: RouteMethod = (path, handler, options) => this.addRoute("POST", path, handler, options);
-  readonly put: RouteMethod = (path, handler, options) => this.addRoute("PUT", path, handler, options);
-  readonly patch: RouteMethod = (path, handler, options) => this.addRoute("PATCH", path, handler, options);
-  readonly delete: RouteMethod = (path, handler, options) => this.addRoute("DELETE", path, handler, options);
-  readonly head: RouteMethod = (path, handler, options) => this.addRoute("HEAD", path, handler, options);
-  readonly options: RouteMethod = (path, handler, options) =>
+  readonly get: RouteMethod<T> = (path, handler, options) => this.addRoute("GET", path, handler, options);
+  readonly post: RouteMethod<T> = (path, handler, options) => this.addRoute("POST", path, handler, options);
+  readonly put: RouteMethod<T> = (path, handler, options) => this.addRoute("PUT", path, handler, options);
+  readonly patch: RouteMethod<T> = (path, handler, options) => this.addRoute("PATCH", path, handler, options);
+  readonly delete: RouteMethod<T> = (path, handler, options) =>
+    this.addRoute("DELETE", path, handler, options);
+  readonly head: RouteMethod<T> = (path, handler, options) => this.addRoute("HEAD", path, handler, options);
+  readonly options: RouteMethod<T> = (path, handler, options) =>
     this.addRoute("OPTIONS", path, handler, options);
-  readonly connect: RouteMethod = (path, handler, options) =>
+  readonly connect: RouteMethod<T> = (path, handler, options) =>
     this.addRoute("CONNECT", path, handler, options);
-  readonly trace: RouteMethod = (path, handler, options) => this.addRoute("TRACE", path, handler, options);
+  readonly trace: RouteMethod<T> = (path, handler, options) => this.addRoute("TRACE", path, handler, options);
 
   /** Registers a handler for a method and path; a second registration of the same method and path is an error. */
   addRoute<P extends string, A extends RouteArgShape = EmptyArgs, B = unknown>(
     method: HttpMethod | Lowercase<HttpMethod>,
     path: P,
-    handler: Handler<P, InferRouteArgs<A>, B>,
+    handler: Handler<P, InferRouteArgs<A>, B, T>,
     options: RouteOptions<A, B> = {},
   ): this {
     const upper = method.toUpperCase() as HttpMethod;
@@ -119,7 +123,7 @@ export class RouterBase {
   }
 
   /** Values handed to this router's requests as `request.routerDependencies`. */
-  inject(values: Record<string, unknown>): this {
+  inject(values: Partial<RouterDepsOf<T>> & object): this {
     this.dependencies = { ...this.dependencies, ...values };
     return this;
   }
@@ -222,7 +226,7 @@ export class RouterBase {
 }
 
 /** A group of routes under a prefix, with its own middlewares, dependencies and authentication. */
-export class SubRouter extends RouterBase {
+export class SubRouter<T extends AppTypes = NoAppTypes> extends RouterBase<T> {
   readonly mainFile: string;
   constructor(mainFile: string, options: { prefix?: string } = {}) {
     super(options.prefix ?? "");

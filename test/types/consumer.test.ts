@@ -78,9 +78,21 @@ class Auth extends AuthenticationHandler<Claims> {
   }
 }
 
-const app = new Webfw(import.meta.path, { maxBodySize: 1024 * 1024 });
+interface Database { name: string; query(sql: string): string[] }
+const db: Database = { name: "notes", query: () => [] };
+
+const app = new Webfw<{ global: { db: Database; version: string }; claims: Claims }>(import.meta.path, {
+  maxBodySize: 1024 * 1024,
+});
 app.configureAuthentication(new Auth(new BearerGetter()));
-app.injectGlobal({ version: "1" });
+app.injectGlobal({ db, version: "1" });
+app.get("/typed", ({ globalDependencies, identity }) => {
+  const rows: string[] = globalDependencies.db.query("select 1");
+  const sub: string | undefined = identity?.claims.sub;
+  // @ts-expect-error: no such dependency was declared
+  globalDependencies.cache;
+  return { rows, sub, version: globalDependencies.version };
+});
 app.cors({ origins: ["https://app.example"] });
 const templates = new MustacheTemplate(import.meta.dir);
 
@@ -127,6 +139,9 @@ app.get("/u/:id", ({ pathParams, args }) => {
 }, { args: { limit: t.int() } });
 // @ts-expect-error: maxBodySize is a number
 new Webfw(import.meta.path, { maxBodySize: "big" });
+const typed = new Webfw<{ global: { db: { name: string } } }>(import.meta.path);
+// @ts-expect-error: db must be { name: string }
+typed.injectGlobal({ db: 5 });
 `;
 
 describe("a user's project with strict flags, no DOM, skipLibCheck false", () => {
