@@ -52,7 +52,7 @@ interface OwnedRoute {
 
 /** Resolves every route against its routers, compiles its dispatcher and prepares const responses. */
 export interface BuildOptions {
-  /** Runs synchronous handlers off the main thread. */
+  /** Runs the handlers of `offload: true` routes off the main thread. */
   pool?: WorkerPool | null;
   /** One INFO line per request (not for const routes Bun serves by itself). */
   accessLog?: boolean;

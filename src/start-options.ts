@@ -14,7 +14,7 @@ export interface StartOptions {
   drainTimeoutMs?: number;
   /** Share the port with other processes (`--processes`). */
   reusePort?: boolean;
-  /** Bun Workers that run synchronous handlers off the main thread (`--workers`); 1 runs them inline. */
+  /** Bun Workers that run the handlers of `offload: true` routes off the main thread (`--workers`); 1 runs them inline. */
   workers?: number;
   /** One log line per request at INFO; default: when the app file is the program run. */
   accessLog?: boolean;

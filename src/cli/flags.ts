@@ -96,7 +96,7 @@ export const FLAG_DEFS: readonly FlagDef[] = [
     max: 1024,
     valueHint: "N",
     defaultText: "1",
-    description: "Worker threads per process for synchronous handlers (1 = run them inline)",
+    description: "Worker threads per process for offload: true routes (1 = run them inline)",
   },
   {
     name: "dev",
