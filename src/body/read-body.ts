@@ -155,13 +155,7 @@ async function readLimited(
   }
   if (chunks.length === 0) return EMPTY;
   if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return Buffer.concat(chunks, total);
 }
 
 /** The spec's `request.body`: a string when the bytes are valid UTF-8, else the bytes; `""` when empty. */
