@@ -6,6 +6,7 @@ import type { AuthenticationHandler } from "./auth.ts";
 import { BodyBudget } from "./body/budget.ts";
 import { toWebResponse } from "./convert.ts";
 import {
+  builtInPlan,
   compileRoute,
   type Dispatcher,
   type Params,
@@ -383,27 +384,4 @@ function mcpDispatchers(
     methods.set(method, compileRoute(plan, config));
   }
   return methods;
-}
-
-/** The plan of a framework-made route: only the app-global middlewares around a handler. */
-function builtInPlan(
-  pattern: string,
-  method: string,
-  handler: (request: Request) => unknown,
-  before: BeforeMiddleware[],
-  after: AfterMiddleware[],
-): RoutePlan {
-  return {
-    pattern,
-    method,
-    handler,
-    before,
-    after,
-    auth: null,
-    authRequired: false,
-    args: null,
-    pathParamNames: [],
-    body: null,
-    routerDependencies: {},
-  };
 }

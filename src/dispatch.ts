@@ -344,3 +344,26 @@ function isJsonContentType(contentType: string): boolean {
   const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
+
+/** The plan of a framework-made route: only the app-global middlewares around a handler. */
+export function builtInPlan(
+  pattern: string,
+  method: string,
+  handler: (request: Request) => unknown,
+  before: BeforeMiddleware[],
+  after: AfterMiddleware[],
+): RoutePlan {
+  return {
+    pattern,
+    method,
+    handler,
+    before,
+    after,
+    auth: null,
+    authRequired: false,
+    args: null,
+    pathParamNames: [],
+    body: null,
+    routerDependencies: {},
+  };
+}

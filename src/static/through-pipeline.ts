@@ -8,7 +8,7 @@
  * (a fallback that declines passes the request on untouched, to the next one or
  * the 404), then the before-middlewares run and may still refuse it.
  */
-import { compileRoute, type Dispatcher, type PipelineConfig, type RoutePlan } from "../dispatch.ts";
+import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "../dispatch.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../middleware.ts";
 import type { FallbackHandler } from "../runtime.ts";
 
@@ -24,21 +24,9 @@ export function fallbacksThroughPipeline(
   if (fallbacks.length === 0) return [];
   // The answer a fallback found, keyed by the raw request its dispatcher runs for.
   const found = new WeakMap<globalThis.Request, WebResponse>();
-  const plan: RoutePlan = {
-    pattern: "",
-    method: "GET",
-    handler: (request) => found.get(request.raw) ?? null,
-    before,
-    after,
-    auth: null,
-    authRequired: false,
-    args: null,
-    pathParamNames: [],
-    body: null,
-    routerDependencies: {},
-    // Static answers are for GET and HEAD: there is no body to read.
-    rawBody: true,
-  };
+  const plan = builtInPlan("", "GET", (request) => found.get(request.raw) ?? null, before, after);
+  // Static answers are for GET and HEAD: there is no body to read.
+  plan.rawBody = true;
   const dispatcher = wrap(compileRoute(plan, config));
   return fallbacks.map((fallback) => async (raw, server) => {
     const response = await fallback(raw, server);

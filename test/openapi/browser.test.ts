@@ -55,7 +55,7 @@ describeWithProgram(CHROMIUM, "apt-get install -y chromium", "/docs in Chromium"
     page.on("pageerror", (error) => pageErrors.push(String(error)));
     await page.goto(`${server.url}/docs`);
     await page.waitForSelector(".opblock", { timeout: 20_000 });
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -34,30 +34,21 @@ app.get("/generator", async function* () {
   await gate();
   yield "second\n";
 });
-app.get("/web-ndjson", () => {
+/** A Web Response whose body sends `first`, waits for the gate, then sends `rest`. */
+function gatedResponse(first: string, rest: string, type: string): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      controller.enqueue(encoder.encode('{"n":1}\n'));
+      controller.enqueue(encoder.encode(first));
       await gate();
-      controller.enqueue(encoder.encode('{"n":2}\n'));
+      controller.enqueue(encoder.encode(rest));
       controller.close();
     },
   });
-  return new Response(body, { headers: { "content-type": "application/x-ndjson" } });
-});
-app.get("/web-text", () => {
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      controller.enqueue(encoder.encode("first\n"));
-      await gate();
-      controller.enqueue(encoder.encode("second\n"));
-      controller.close();
-    },
-  });
-  return new Response(body, { headers: { "content-type": "text/plain; charset=utf-8" } });
-});
+  return new Response(body, { headers: { "content-type": type } });
+}
+app.get("/web-ndjson", () => gatedResponse('{"n":1}\n', '{"n":2}\n', "application/x-ndjson"));
+app.get("/web-text", () => gatedResponse("first\n", "second\n", "text/plain; charset=utf-8"));
 app.get("/buffered", () => "whole body");
 app.afterRequest("/buffered", (response) => {
   response.description = `${response.description as string}, seen by middleware`;
