@@ -42,8 +42,8 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   if (plan?.flags.disableOpenapi) (app.config as { openapi: unknown }).openapi = false;
   if (start.dev) (app.config as { dev: boolean }).dev = true;
   const pool = start.workers > 1 ? new WorkerPool(app.mainFile, start.workers) : null;
-  // `app.publish` in an offloaded handler comes here: the main thread owns the server and the relay.
-  if (pool) pool.onPublish = (topic, text) => app.topicHub().publish(topic, text);
+  // `app.publish`/`app.subscribe` in an offloaded handler go through the main thread's hub (server, relay).
+  if (pool) pool.topics = app.topicHub();
   let built: BuiltApp | null = null;
   let server: Server<unknown>;
   try {

@@ -5,6 +5,13 @@ import { RedisRelay } from "../websocket/redis-relay.ts";
 /** Something that wants the messages of a topic in this process (an SSE stream, …). */
 type Listener = (text: string) => void;
 
+/** Where a Worker's hub sends what it cannot do itself (see `TopicHub.upstream`). */
+export interface TopicUpstream {
+  publish(topic: string, text: string): void;
+  subscribe(topic: string): void;
+  unsubscribe(topic: string): void;
+}
+
 /** Messages a slow subscriber may have waiting before the oldest are dropped. */
 const MAX_QUEUED = 1000;
 
@@ -21,8 +28,11 @@ export class TopicHub {
   private readonly listeners = new Map<string, Set<Listener>>();
   private server: Server<unknown> | null = null;
   private relay: RedisRelay | null = null;
-  /** In a handler Worker: hands publishes to the main thread, which owns the server and the relay. */
-  forward: ((topic: string, text: string) => void) | null = null;
+  /**
+   * In a handler Worker: the main thread, which owns the server and the relay. Publishes go
+   * there, and the Worker asks it for the topics its own subscribers want (`deliverHere`).
+   */
+  upstream: TopicUpstream | null = null;
 
   /** Before listening: connects the Redis relay when `configureBroadcast` was called. */
   async start(broadcast: { redisUrl: string; channel: string } | null): Promise<void> {
@@ -46,12 +56,40 @@ export class TopicHub {
 
   /** Sends `text` to every subscriber of `topic`, here and (with Redis) in every other process. */
   publish(topic: string, text: string): void {
-    if (this.forward) {
-      this.forward(topic, text);
+    if (this.upstream) {
+      this.upstream.publish(topic, text);
       return;
     }
     this.deliver(topic, text);
     this.relay?.publish(topic, text);
+  }
+
+  /** @internal A message the main thread sends to this Worker's subscribers. */
+  deliverHere(topic: string, text: string): void {
+    const listeners = this.listeners.get(topic);
+    if (listeners) for (const listener of listeners) listener(text);
+  }
+
+  /**
+   * Calls `listener` with every message of `topic` in this process until the returned function
+   * is called (the pool uses it to feed a Worker's subscribers; `subscribe` is built on it).
+   */
+  listen(topic: string, listener: Listener): () => void {
+    let set = this.listeners.get(topic);
+    if (set === undefined) {
+      set = new Set();
+      this.listeners.set(topic, set);
+      this.upstream?.subscribe(topic);
+    }
+    set.add(listener);
+    const own = set;
+    return () => {
+      own.delete(listener);
+      if (own.size === 0 && this.listeners.get(topic) === own) {
+        this.listeners.delete(topic);
+        this.upstream?.unsubscribe(topic);
+      }
+    };
   }
 
   /** This process's subscribers only (what arrives from the relay). */
@@ -75,13 +113,10 @@ export class TopicHub {
       queue.push(text);
       wake?.();
     };
-    const set = this.listeners.get(topic) ?? new Set<Listener>();
-    this.listeners.set(topic, set);
-    set.add(listener);
+    const stop = this.listen(topic, listener);
     const finish = () => {
       done = true;
-      set.delete(listener);
-      if (set.size === 0 && this.listeners.get(topic) === set) this.listeners.delete(topic);
+      stop();
       wake?.();
     };
     signal?.addEventListener("abort", finish, { once: true });

@@ -3,6 +3,7 @@ import { absoluteUrl } from "../http/request-target.ts";
 import { logger } from "../log/logger.ts";
 import type { Request } from "../request.ts";
 import { RequestTimeoutError } from "../timeout.ts";
+import type { TopicHub } from "../topics/hub.ts";
 import { BodyProxies } from "./body-proxy.ts";
 import type { WorkerCall, WorkerFailure, WorkerMessage, WorkerReply } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
@@ -28,6 +29,8 @@ interface Slot {
   bodies: BodyProxies;
   /** Resolves when the Worker answered `{ shutdown }` (its shutdown handlers ran). */
   onClosed: (() => void) | null;
+  /** Topics this Worker's subscribers want, each with how to stop feeding it. */
+  topics: Map<string, () => void>;
 }
 
 /** How long a Worker's shutdown handlers may take when the pool closes. */
@@ -61,8 +64,8 @@ export class WorkerPool {
   private readonly queue: Call[] = [];
   private nextId = 1;
   private closed = false;
-  /** Where `app.publish` from a handler in a Worker goes (the main thread's topic hub). */
-  onPublish: ((topic: string, text: string) => void) | null = null;
+  /** The main thread's topic hub: `app.publish` and `app.subscribe` in a Worker go through it. */
+  topics: TopicHub | null = null;
   // A compiled binary embeds the entry elsewhere; `webfw build` tells us where through this define.
   private readonly entry =
     process.env.WEBFW_WORKER_ENTRY ?? new URL("./worker-entry.ts", import.meta.url).href;
@@ -151,6 +154,8 @@ export class WorkerPool {
         if (slot.current) settle(slot.current, error);
         slot.current = null;
         slot.bodies.failAll("the worker pool closed");
+        for (const stop of slot.topics.values()) stop();
+        slot.topics.clear();
         slot.worker.terminate();
       }),
     );
@@ -204,6 +209,7 @@ export class WorkerPool {
       recycle: () => {},
       bodies: new BodyProxies((control) => worker.postMessage(control)),
       onClosed: null,
+      topics: new Map(),
     };
     worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
       const message = event.data;
@@ -212,7 +218,20 @@ export class WorkerPool {
         return;
       }
       if ("publish" in message) {
-        this.onPublish?.(...message.publish);
+        this.topics?.publish(...message.publish);
+        return;
+      }
+      if ("subscribeTopic" in message) {
+        const topic = message.subscribeTopic;
+        if (this.topics && !slot.topics.has(topic)) {
+          const send = (text: string) => slot.worker.postMessage({ topicMessage: [topic, text] });
+          slot.topics.set(topic, this.topics.listen(topic, send));
+        }
+        return;
+      }
+      if ("unsubscribeTopic" in message) {
+        slot.topics.get(message.unsubscribeTopic)?.();
+        slot.topics.delete(message.unsubscribeTopic);
         return;
       }
       if ("closed" in message) {
@@ -249,6 +268,8 @@ export class WorkerPool {
       if (slot.current) settle(slot.current, error);
       slot.current = null;
       slot.bodies.failAll(reason);
+      for (const stop of slot.topics.values()) stop();
+      slot.topics.clear();
       slot.onClosed?.();
       if (this.closed) return;
       const index = this.slots.indexOf(slot);

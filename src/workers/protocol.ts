@@ -65,16 +65,24 @@ export interface WorkerPublish {
   publish: [topic: string, text: string];
 }
 
+/** Worker → main thread: a subscriber in the Worker wants (or no longer wants) a topic's messages. */
+export type WorkerTopicInterest = { subscribeTopic: string } | { unsubscribeTopic: string };
+
 export type WorkerMessage =
   | WorkerReply
   | WorkerFailure
   | WorkerReady
   | WorkerChunk
   | WorkerClosed
-  | WorkerPublish;
+  | WorkerPublish
+  | WorkerTopicInterest;
 
 /** Main thread to Worker, besides calls: pull or cancel a streamed body, run shutdown handlers. */
-export type WorkerControl = { pull: number } | { cancel: number } | { shutdown: true };
+export type WorkerControl =
+  | { pull: number }
+  | { cancel: number }
+  | { shutdown: true }
+  | { topicMessage: [topic: string, text: string] };
 
 /** The Worker's `workerData`-like init, passed through the environment of the Worker. */
 export const WORKER_MAIN_FILE_ENV = "WEBFW_WORKER_MAIN_FILE";

@@ -6,6 +6,8 @@
  * bodies chunk by chunk as the main thread pulls them; runs the shutdown
  * handlers when the pool closes (startup and shutdown are symmetric).
  */
+
+import type { TopicHub } from "../topics/hub.ts";
 import type {
   WorkerCall,
   WorkerClosed,
@@ -13,6 +15,7 @@ import type {
   WorkerFailure,
   WorkerPublish,
   WorkerReady,
+  WorkerTopicInterest,
 } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
 import * as ownCopy from "./run-call.ts";
@@ -29,12 +32,18 @@ async function load(): Promise<ownCopy.LoadedApp> {
   await import(mainFile);
   const app = registeredApps().find((candidate) => candidate.mainFile === mainFile) ?? registeredApps()[0];
   if (!app) throw new Error(`${mainFile} created no Webfw app`);
-  // `app.publish` here reaches subscribers through the main thread, which has the server and Redis.
-  app.topicHub().forward = (topic, text) =>
-    self.postMessage({ publish: [topic, text] } satisfies WorkerPublish);
+  // Topics go through the main thread, which has the server and Redis: publishes are sent there,
+  // and the topics this Worker's subscribers (`app.subscribe` in an offloaded handler) want come back.
+  hub = app.topicHub();
+  hub.upstream = {
+    publish: (topic, text) => self.postMessage({ publish: [topic, text] } satisfies WorkerPublish),
+    subscribe: (topic) => self.postMessage({ subscribeTopic: topic } satisfies WorkerTopicInterest),
+    unsubscribe: (topic) => self.postMessage({ unsubscribeTopic: topic } satisfies WorkerTopicInterest),
+  };
   return kit().loadHandlers(app);
 }
 
+let hub: TopicHub | null = null;
 const loading = load();
 const failed: ownCopy.LoadedApp = { app: null, handlers: new Map() };
 
@@ -56,6 +65,7 @@ async function onControl(control: WorkerControl): Promise<void> {
     const step = await kit().pullChunk(control.pull);
     self.postMessage(step, "chunk" in step ? [step.chunk.buffer as ArrayBuffer] : []);
   } else if ("cancel" in control) kit().cancelStream(control.cancel);
+  else if ("topicMessage" in control) hub?.deliverHere(...control.topicMessage);
   else {
     const errors = await kit().runShutdown(await loading.catch(() => failed));
     self.postMessage({ closed: true, errors } satisfies WorkerClosed);

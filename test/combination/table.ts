@@ -285,6 +285,37 @@ export const FEATURES: Feature[] = [
     },
   },
   {
+    // Topics: the handler subscribes, then publishes; the message comes back through the app's hub
+    // (in a Worker: through the main thread's), behind every layer and in every run mode.
+    name: "topics",
+    register(app, ctx) {
+      app.get(
+        featurePath("topics"),
+        (request) => {
+          const user = who(request);
+          const topic = `combo:${crypto.randomUUID()}`;
+          const messages = app.subscribe(topic, request.raw.signal);
+          const events = sse(
+            (async function* () {
+              setTimeout(() => app.publish(topic, { hello: user }), 20);
+              const first = await messages.next();
+              await messages.return?.();
+              yield { data: String(first.value) };
+            })(),
+          );
+          return ctx.guard(request)?.then(() => events) ?? events;
+        },
+        ctx.routeOptions,
+      );
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("topics"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(result.headers.get("content-type")).toStartWith("text/event-stream");
+      expect(result.body).toContain('data: {"hello":"ada"}\n\n');
+    },
+  },
+  {
     name: "stream",
     register(app, ctx) {
       app.get(
