@@ -168,7 +168,7 @@ const scenarios: Scenario[] = SCENARIOS.filter((s) => !only || only.includes(s.n
   variants: s.variants.filter((v) => !variantFilter || variantFilter.includes(v.id) || v.id === s.baseline),
 }));
 
-// The WebSocket scenario needs app.websocket (src/router-base.ts).
+// The WebSocket scenario needs app.websocket (src/router/router-base.ts).
 const wsUnavailable =
   typeof (Webfw.prototype as unknown as Record<string, unknown>).websocket === "function"
     ? undefined

@@ -8,18 +8,18 @@
  *   webfw --version | --help | --docs | --create-native-file NAME | --compile-native-path PATH
  *
  * citty gives the command structure; the flags come from the shared table in
- * src/cli/flags.ts and are validated by its strict parser (citty's own parser
+ * src/launch/flags.ts and are validated by its strict parser (citty's own parser
  * accepts unknown flags, and bad values must exit 2).
  */
 import { existsSync, statSync } from "node:fs";
 import { constants } from "node:os";
 import { resolve } from "node:path";
 import { type ArgsDef, defineCommand, runMain } from "citty";
-import { runCompileNative, runOneShotAction } from "../src/cli/actions.ts";
-import { buildBinary, buildUsage, parseBuildArgs } from "../src/cli/build.ts";
-import { FLAG_DEFS, FlagError, parseFlags, usage, withoutPositionals } from "../src/cli/flags.ts";
-import { reportFlagError } from "../src/cli/prepare-start.ts";
-import { VERSION } from "../src/cli/version.ts";
+import { runCompileNative, runOneShotAction } from "../src/launch/actions.ts";
+import { buildBinary, buildUsage, parseBuildArgs } from "../src/launch/build.ts";
+import { FLAG_DEFS, FlagError, parseFlags, usage, withoutPositionals } from "../src/launch/flags.ts";
+import { reportFlagError } from "../src/launch/prepare-start.ts";
+import { VERSION } from "../src/launch/version.ts";
 
 /** citty's view of the shared flag table (used for its metadata; validation is ours). */
 function cittyArgs(): ArgsDef {

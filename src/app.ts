@@ -1,22 +1,22 @@
-import type { AuthenticationHandler } from "./auth.ts";
+import type { AuthenticationHandler } from "./auth/handler.ts";
 import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
-import { type BuildOptions, type BuiltApp, buildRuntime } from "./build.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
-import { checkedRule, type HeaderRule } from "./header-rules.ts";
+import type { Request } from "./http/request.ts";
 import { requestPath } from "./http/request-target.ts";
+import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
 import { Mcp } from "./mcp/index.ts";
 import { resolveOpenApiOptions } from "./openapi/options.ts";
 import type { OpenApiOptions } from "./openapi/types.ts";
-import type { Request } from "./request.ts";
-import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./route.ts";
-import { RouterBase } from "./router-base.ts";
-import type { FallbackHandler } from "./runtime.ts";
-import { type ServerHandle, type StartOptions, startServer } from "./server.ts";
+import { type BuildOptions, type BuiltApp, buildRuntime } from "./plan/build.ts";
+import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
+import { RouterBase } from "./router/router-base.ts";
+import type { FallbackHandler } from "./serve/fallback.ts";
+import { checkedRule, type HeaderRule } from "./serve/header-rules.ts";
+import { checkTimeout } from "./serve/timeout.ts";
 import { configureSessions, type SessionOptions } from "./sessions/index.ts";
 import { createDirectoryServer, type ServeDirectoryOptions } from "./static/serve-directory.ts";
-import { checkTimeout } from "./timeout.ts";
 import {
   type BroadcastOptions,
   checkBroadcastOptions,

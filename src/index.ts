@@ -1,20 +1,23 @@
 export { Webfw, type WebfwOptions } from "./app.ts";
+export type { StandardSchemaV1 } from "./args/standard-schema.ts";
 export { ArgError, ArgSpec, type InferArgs, t } from "./args/t.ts";
-export { AuthenticationHandler, BearerGetter, TokenGetter } from "./auth.ts";
-export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } from "./bodies.ts";
-export type { CookieOptions } from "./cookies.ts";
+export { AuthenticationHandler, BearerGetter, TokenGetter } from "./auth/handler.ts";
+export { Identity } from "./auth/identity.ts";
 export { allowCors, type CorsOptions, type CorsOrigins } from "./cors/index.ts";
-export { BadRequestError, HttpError, WebSocketDisconnect } from "./errors.ts";
-export { Headers } from "./headers.ts";
-export { Identity } from "./identity.ts";
-export type { AfterMiddleware, BeforeMiddleware } from "./middleware.ts";
+export type { CookieOptions } from "./http/cookies.ts";
+export { Headers } from "./http/headers.ts";
+export { QueryParams } from "./http/query-params.ts";
+export { Request } from "./http/request.ts";
+export * as statusCodes from "./http/status-codes.ts";
+export { Url } from "./http/url.ts";
+export type { ServerHandle, StartOptions } from "./launch/server.ts";
 export { loadNative } from "./native/index.ts";
-export { QueryParams } from "./query-params.ts";
-export { Request } from "./request.ts";
-export { Response } from "./response.ts";
-export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./route.ts";
-export { SubRouter } from "./router-base.ts";
-export type { ServerHandle, StartOptions } from "./server.ts";
+export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } from "./response/bodies.ts";
+export { BadRequestError, HttpError, WebSocketDisconnect } from "./response/errors.ts";
+export { Response } from "./response/response.ts";
+export type { AfterMiddleware, BeforeMiddleware } from "./router/middleware.ts";
+export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
+export { SubRouter } from "./router/router-base.ts";
 export {
   commitSession,
   type SecretKey,
@@ -23,12 +26,9 @@ export {
   type SessionOptions,
   SessionTooLargeError,
 } from "./sessions/index.ts";
-export type { StandardSchemaV1 } from "./standard-schema.ts";
-export * as statusCodes from "./status-codes.ts";
 export { type SseEvent, type SseOptions, sse } from "./stream/sse.ts";
 export { MustacheTemplate, TemplateInterface } from "./templating/index.ts";
 export type { WebSocketAdapter } from "./types.ts";
-export { Url } from "./url.ts";
 export type {
   BroadcastOptions,
   CloseHandler,

@@ -1,9 +1,10 @@
 /** The spec's type aliases (`webfw.types`), as TypeScript types. */
-import type { Headers } from "./headers.ts";
-import type { Identity } from "./identity.ts";
-import type { QueryParams } from "./query-params.ts";
-import type { Request } from "./request.ts";
-import type { Url } from "./url.ts";
+
+import type { Identity } from "./auth/identity.ts";
+import type { Headers } from "./http/headers.ts";
+import type { QueryParams } from "./http/query-params.ts";
+import type { Request } from "./http/request.ts";
+import type { Url } from "./http/url.ts";
 import type { WebSocket } from "./websocket/websocket.ts";
 
 export type { Headers, Identity, QueryParams, Request, Url };

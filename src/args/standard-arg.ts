@@ -1,5 +1,5 @@
-import { isStandardSchema, type StandardSchemaV1, standardJsonSchema } from "../standard-schema.ts";
 import type { JsonSchema } from "./json-schema.ts";
+import { isStandardSchema, type StandardSchemaV1, standardJsonSchema } from "./standard-schema.ts";
 import { ArgError, ArgSpec } from "./t.ts";
 
 /**

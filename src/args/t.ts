@@ -1,6 +1,6 @@
 import { parseClientJson } from "../response/client-data.ts";
-import type { StandardSchemaV1 } from "../standard-schema.ts";
 import type { JsonSchema } from "./json-schema.ts";
+import type { StandardSchemaV1 } from "./standard-schema.ts";
 
 /** Thrown by a spec when a value is missing or cannot be converted; becomes a 400 (or 422 for bodies). */
 export class ArgError extends Error {

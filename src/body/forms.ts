@@ -1,4 +1,4 @@
-import { HttpError } from "../errors.ts";
+import { HttpError } from "../response/errors.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits, type ParsedForm } from "./form-types.ts";
 import { parseMultipart } from "./multipart.ts";
 import { parseUrlEncoded } from "./urlencoded.ts";

@@ -1,4 +1,4 @@
-import { BadRequestError, HttpError } from "../errors.ts";
+import { BadRequestError, HttpError } from "../response/errors.ts";
 import { addField, emptyForm, type FormLimits, type ParsedForm, setOwn } from "./form-types.ts";
 import { parseHeaderValue } from "./header-params.ts";
 

@@ -1,4 +1,4 @@
-import { BadRequestError, HttpError } from "../errors.ts";
+import { BadRequestError, HttpError } from "../response/errors.ts";
 import type { BodyBudget } from "./budget.ts";
 
 const EMPTY = new Uint8Array(0);

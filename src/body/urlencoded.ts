@@ -1,4 +1,4 @@
-import { BadRequestError, HttpError } from "../errors.ts";
+import { BadRequestError, HttpError } from "../response/errors.ts";
 import { addField, emptyForm, type FormLimits, type ParsedForm } from "./form-types.ts";
 
 const utf8 = new TextDecoder("utf-8");

@@ -1,8 +1,8 @@
 import type { Webfw } from "../app.ts";
-import type { Headers } from "../headers.ts";
-import type { Request } from "../request.ts";
-import { Response } from "../response.ts";
-import { appendVary } from "../vary.ts";
+import type { Headers } from "../http/headers.ts";
+import type { Request } from "../http/request.ts";
+import { Response } from "../response/response.ts";
+import { appendVary } from "../response/vary.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, TOKEN } from "./policy.ts";
 
 export type { CorsOptions, CorsOrigins } from "./policy.ts";

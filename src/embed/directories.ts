@@ -2,11 +2,11 @@
  * The directories an app reads at run time (`serveDirectory`, `MustacheTemplate`):
  * checked when they are named (a missing one is an error at start, not a 404 or a
  * 500 on the first request), and listed for `webfw build`, which embeds them in the
- * executable (src/cli/embed.ts).
+ * executable (src/launch/embed.ts).
  *
  * `webfw build` imports the app once with `WEBFW_BUILD_DISCOVER=<file>`: every
  * directory named is written to that file when the process ends, and `start()`
- * ends it before listening (src/server.ts).
+ * ends it before listening (src/launch/server.ts).
  */
 import { statSync, writeFileSync } from "node:fs";
 

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { HttpError } from "../errors.ts";
+import { HttpError } from "../response/errors.ts";
 import { contentDisposition } from "./content-disposition.ts";
 import { parseRange } from "./range.ts";
 

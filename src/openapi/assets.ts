@@ -12,7 +12,7 @@ import indexCss from "swagger-ui-dist/index.css" with { type: "file" };
 import swaggerPackage from "swagger-ui-dist/package.json";
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import bundleJs from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
-import { HttpError } from "../errors.ts";
+import { HttpError } from "../response/errors.ts";
 import { INIT_SCRIPT } from "./docs-page.ts";
 
 interface Asset {

@@ -1,4 +1,4 @@
-import { escapeHtml } from "../html-escape.ts";
+import { escapeHtml } from "../response/html-escape.ts";
 /**
  * The `/docs` page: Swagger UI's bundle plus a small start script. The script
  * is a separate file (not inline) so that a Content-Security-Policy of

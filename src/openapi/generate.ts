@@ -1,8 +1,8 @@
 import type { Webfw } from "../app.ts";
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgSpec } from "../args/t.ts";
-import { patternParams, type RouteRecord } from "../route.ts";
-import type { RouterBase } from "../router-base.ts";
+import { patternParams, type RouteRecord } from "../router/route.ts";
+import type { RouterBase } from "../router/router-base.ts";
 import { appPackageInfo } from "./package-info.ts";
 import { SchemaRegistry, toJsonSchema } from "./schema.ts";
 import type { OpenApiDocument, ResolvedOpenApiOptions, ResponseDoc, SchemaSource } from "./types.ts";

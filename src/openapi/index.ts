@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Webfw } from "../app.ts";
-import { joinPath, type RouteRecord } from "../route.ts";
+import { joinPath, type RouteRecord } from "../router/route.ts";
 import { assetResponse } from "./assets.ts";
 import { docsPage } from "./docs-page.ts";
 import { generateDocument } from "./generate.ts";

@@ -1,4 +1,4 @@
-import { normalisePattern } from "../route.ts";
+import { normalisePattern } from "../router/route.ts";
 import type { OpenApiOptions, ResolvedOpenApiOptions } from "./types.ts";
 
 const KEYS = new Set(["title", "version", "description", "document", "path", "docsPath"]);

@@ -1,6 +1,6 @@
 import type { JsonSchema } from "../args/json-schema.ts";
+import { type Direction, isStandardSchema, standardJsonSchema } from "../args/standard-schema.ts";
 import { ArgSpec } from "../args/t.ts";
-import { type Direction, isStandardSchema, standardJsonSchema } from "../standard-schema.ts";
 import type { SchemaSource } from "./types.ts";
 
 /**

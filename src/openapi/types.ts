@@ -1,6 +1,6 @@
 import type { JsonSchema } from "../args/json-schema.ts";
+import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgSpec } from "../args/t.ts";
-import type { StandardSchemaV1 } from "../standard-schema.ts";
 
 /** The `openapi` option of `new Webfw(path, { openapi })`; `false` turns `/openapi.json` and `/docs` off. */
 export interface OpenApiOptions {

@@ -6,7 +6,7 @@
  * that choice to whoever sends the body: `text/html` with a script, a
  * `Set-Cookie`, a 302 to anywhere. So every object the framework builds from
  * request data that could carry the shape is marked here, and conversion
- * (src/convert.ts) sends a marked object as plain JSON, whatever its keys.
+ * (src/response/convert.ts) sends a marked object as plain JSON, whatever its keys.
  *
  * Only objects with an own `statusCode` key can take the shape, so only those
  * are marked, and the marking reviver runs only when the text can contain that

@@ -1,8 +1,8 @@
 import type { Webfw } from "../app.ts";
-import { type CookieOptions, MAX_COOKIE_BYTES, serializeCookie } from "../cookies.ts";
-import type { Request } from "../request.ts";
-import type { Response } from "../response.ts";
-import { appendVary } from "../vary.ts";
+import { type CookieOptions, MAX_COOKIE_BYTES, serializeCookie } from "../http/cookies.ts";
+import type { Request } from "../http/request.ts";
+import type { Response } from "../response/response.ts";
+import { appendVary } from "../response/vary.ts";
 import { normaliseKeys, type SecretKey, SessionCodec, type SessionData } from "./codec.ts";
 import { Session, type SessionBackend } from "./session.ts";
 

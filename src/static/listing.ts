@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { escapeHtml } from "../html-escape.ts";
+import { escapeHtml } from "../response/html-escape.ts";
 import { realPathInside } from "./safe-path.ts";
 
 interface Entry {

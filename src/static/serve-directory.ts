@@ -2,9 +2,9 @@ import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { requireDirectory } from "../embed/directories.ts";
 import { realPath as realpath } from "../embed/real-path.ts";
-import { HttpError } from "../errors.ts";
 import { fileResponse } from "../files/serve-file.ts";
 import { requestQuery } from "../http/request-target.ts";
+import { HttpError } from "../response/errors.ts";
 import { directoryListing } from "./listing.ts";
 import { realPathInside, safeSegments } from "./safe-path.ts";
 

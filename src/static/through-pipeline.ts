@@ -3,14 +3,15 @@
  * matched. Without this they would bypass the app: a global before-middleware
  * guarding a path, CORS, sessions, after-middlewares and the response header
  * rules. Each fallback's answer is passed through a dispatcher made of the
- * app-global middlewares, like the 404/405 answers (src/build.ts), so a static
+ * app-global middlewares, like the 404/405 answers (src/plan/build.ts), so a static
  * file is served under the same rules as a route. The file is looked up first
  * (a fallback that declines passes the request on untouched, to the next one or
  * the 404), then the before-middlewares run and may still refuse it.
  */
-import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "../dispatch.ts";
-import type { AfterMiddleware, BeforeMiddleware } from "../middleware.ts";
-import type { FallbackHandler } from "../runtime.ts";
+
+import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
+import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "../serve/dispatch.ts";
+import type { FallbackHandler } from "../serve/fallback.ts";
 
 type WebResponse = globalThis.Response;
 

@@ -1,4 +1,4 @@
-import type { WebSocketDisconnect } from "../errors.ts";
+import type { WebSocketDisconnect } from "../response/errors.ts";
 
 /** A received message: text frames are strings, binary frames bytes. */
 export type Message = string | Uint8Array;

@@ -1,4 +1,4 @@
-import { BadRequestError, HttpError, WebSocketDisconnect } from "../errors.ts";
+import { BadRequestError, HttpError, WebSocketDisconnect } from "../response/errors.ts";
 import type { WebSocketDeps, WebSocketRoute } from "./route.ts";
 import { isSendableCloseCode, type WebSocket } from "./websocket.ts";
 

@@ -1,10 +1,10 @@
 import type { ArgSpec } from "../args/t.ts";
-import type { AuthenticationHandler } from "../auth.ts";
-import { compileRoute, type Dispatcher, type PipelineConfig, type RoutePlan } from "../dispatch.ts";
-import type { BeforeMiddleware } from "../middleware.ts";
-import { patternParams } from "../route.ts";
-import type { RouterBase } from "../router-base.ts";
-import type { RouteTable } from "../runtime.ts";
+import type { AuthenticationHandler } from "../auth/handler.ts";
+import type { BeforeMiddleware } from "../router/middleware.ts";
+import { patternParams } from "../router/route.ts";
+import type { RouterBase } from "../router/router-base.ts";
+import { compileRoute, type Dispatcher, type PipelineConfig, type RoutePlan } from "../serve/dispatch.ts";
+import type { RouteTable } from "../serve/fallback.ts";
 import type { TopicHub } from "../topics/hub.ts";
 import type { ResolvedWebSocketOptions } from "./options.ts";
 import type { WebSocketRoute } from "./route.ts";

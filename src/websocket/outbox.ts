@@ -1,4 +1,4 @@
-import type { WebSocketDisconnect } from "../errors.ts";
+import type { WebSocketDisconnect } from "../response/errors.ts";
 
 export type Outgoing = string | Uint8Array | ArrayBuffer;
 

@@ -1,5 +1,5 @@
 import type { ArgShape } from "../args/t.ts";
-import { type EmptyArgs, patternParams } from "../route.ts";
+import { type EmptyArgs, patternParams } from "../router/route.ts";
 import { topicOf } from "./topic.ts";
 import type { WebSocket } from "./websocket.ts";
 

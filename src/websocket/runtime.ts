@@ -1,8 +1,8 @@
 import type { WebSocketHandler as BunWebSocketHandler, Server, ServerWebSocket } from "bun";
-import { BadRequestError, HttpError } from "../errors.ts";
-import { Headers } from "../headers.ts";
+import { Headers } from "../http/headers.ts";
+import type { Request } from "../http/request.ts";
 import { logger } from "../log/logger.ts";
-import type { Request } from "../request.ts";
+import { BadRequestError, HttpError } from "../response/errors.ts";
 import type { TopicHub } from "../topics/hub.ts";
 import type { Message } from "./inbox.ts";
 import { runCloseHandlers, runConnection, type WebSocketErrorLogger } from "./lifecycle.ts";

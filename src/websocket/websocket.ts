@@ -1,10 +1,10 @@
 import type { ServerWebSocket } from "bun";
-import { BadRequestError, WebSocketDisconnect } from "../errors.ts";
-import type { Headers } from "../headers.ts";
-import type { Identity } from "../identity.ts";
-import { parseJson } from "../json.ts";
-import { QueryParams } from "../query-params.ts";
-import { Url } from "../url.ts";
+import type { Identity } from "../auth/identity.ts";
+import type { Headers } from "../http/headers.ts";
+import { parseJson } from "../http/json.ts";
+import { QueryParams } from "../http/query-params.ts";
+import { Url } from "../http/url.ts";
+import { BadRequestError, WebSocketDisconnect } from "../response/errors.ts";
 import { Inbox, type Message } from "./inbox.ts";
 import type { ResolvedWebSocketOptions } from "./options.ts";
 import { Outbox } from "./outbox.ts";

@@ -1,8 +1,8 @@
-import { HttpError } from "../errors.ts";
+import type { Request } from "../http/request.ts";
 import { absoluteUrl } from "../http/request-target.ts";
 import { logger } from "../log/logger.ts";
-import type { Request } from "../request.ts";
-import { RequestTimeoutError } from "../timeout.ts";
+import { HttpError } from "../response/errors.ts";
+import { RequestTimeoutError } from "../serve/timeout.ts";
 import type { TopicHub } from "../topics/hub.ts";
 import { BodyProxies } from "./body-proxy.ts";
 import type { WorkerCall, WorkerFailure, WorkerMessage, WorkerReply } from "./protocol.ts";

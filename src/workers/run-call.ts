@@ -15,12 +15,12 @@
  * chunk by chunk, pulled by it (so a slow client slows the producer).
  */
 import type { Webfw } from "../app.ts";
-import { toWebResponse } from "../convert.ts";
-import { HttpError } from "../errors.ts";
-import { Identity } from "../identity.ts";
-import { Request } from "../request.ts";
+import { Identity } from "../auth/identity.ts";
+import { Request } from "../http/request.ts";
 import { markClientData } from "../response/client-data.ts";
-import type { RouterBase } from "../router-base.ts";
+import { toWebResponse } from "../response/convert.ts";
+import { HttpError } from "../response/errors.ts";
+import type { RouterBase } from "../router/router-base.ts";
 import { Session } from "../sessions/session.ts";
 import { peekBody } from "../stream/peek-body.ts";
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { DEFAULT_FORM_LIMITS, isFormContentType, parseForm, parseFormSync } from "../../src/body/forms.ts";
-import { BadRequestError, HttpError } from "../../src/errors.ts";
+import { BadRequestError, HttpError } from "../../src/response/errors.ts";
 import { BOUNDARY, buildMultipart, concat, MULTIPART_TYPE, randomBytes } from "./multipart-builder.ts";
 
 const URLENCODED = "application/x-www-form-urlencoded";

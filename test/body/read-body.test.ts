@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { decodeBody, readBody } from "../../src/body/read-body.ts";
-import { BadRequestError, HttpError } from "../../src/errors.ts";
+import { BadRequestError, HttpError } from "../../src/response/errors.ts";
 import { rawRequest } from "../static/raw-http.ts";
 
 const LIMIT = 1000;

@@ -8,8 +8,8 @@ import {
   embeddedPath,
   extraEntrypoints,
   parseBuildArgs,
-} from "../../src/cli/build.ts";
-import { FlagError } from "../../src/cli/flags.ts";
+} from "../../src/launch/build.ts";
+import { FlagError } from "../../src/launch/flags.ts";
 import { collect, freePort, MINI_APP, REPO, runCli, tempDir, testEnv, tryGet, waitFor } from "./helpers.ts";
 
 const NATIVE_APP = join(import.meta.dir, "fixtures/native-app.ts");

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { browserUrl, openUrl } from "../../src/cli/open.ts";
+import { browserUrl, openUrl } from "../../src/launch/open.ts";
 import {
   collect,
   freePort,

@@ -1,6 +1,6 @@
 /**
  * The same command-line behaviour through the real `app.start()`. These tests
- * run once the core calls `prepareStart()` (src/cli/prepare-start.ts); until then
+ * run once the core calls `prepareStart()` (src/launch/prepare-start.ts); until then
  * they are skipped, and the launcher is covered through test/cli/fixtures/mini-app.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -12,7 +12,7 @@ const CORE_APP = join(import.meta.dir, "fixtures/core-app.ts");
 
 function coreSource(): string {
   try {
-    return ["src/server.ts", "src/app.ts", "src/start-options.ts"]
+    return ["src/launch/server.ts", "src/app.ts", "src/launch/start-options.ts"]
       .map((f) => {
         try {
           return readFileSync(join(REPO, f), "utf8");

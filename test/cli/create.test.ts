@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Prompter, packageNameFrom, planCreate } from "../../src/cli/create.ts";
-import type { TemplateName } from "../../src/cli/flags.ts";
-import { projectFiles } from "../../src/cli/templates.ts";
+import { type Prompter, packageNameFrom, planCreate } from "../../src/launch/create.ts";
+import type { TemplateName } from "../../src/launch/flags.ts";
+import { projectFiles } from "../../src/launch/templates.ts";
 import { REPO, runCli, tempDir, testEnv } from "./helpers.ts";
 
 const FAKE_WEBFW = join(import.meta.dir, "fixtures/fake-webfw");

@@ -7,7 +7,7 @@ import {
   parseFlags,
   usage,
   withoutPositionals,
-} from "../../src/cli/flags.ts";
+} from "../../src/launch/flags.ts";
 
 const parse = (argv: string[], env: Record<string, string> = {}, cores = 2) =>
   parseFlags(argv, env, { cores });

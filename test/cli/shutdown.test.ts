@@ -1,7 +1,7 @@
 /** onShutdownSignal (graceful stop for server processes) and prepareStart's decisions. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { prepareStart } from "../../src/cli/prepare-start.ts";
+import { prepareStart } from "../../src/launch/prepare-start.ts";
 import { logger } from "../../src/log/logger.ts";
 import { alive, collect, testEnv, waitFor } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import * as statusCodes from "../../src/http/status-codes.ts";
 import { Webfw } from "../../src/index.ts";
-import { resolveStart } from "../../src/start-options.ts";
-import * as statusCodes from "../../src/status-codes.ts";
+import { resolveStart } from "../../src/launch/start-options.ts";
 
 const saved = { host: process.env.WEBFW_HOST, port: process.env.WEBFW_PORT };
 afterEach(() => {

@@ -2,6 +2,7 @@
 // with the outputs those pages state.
 import { describe, expect, spyOn, test } from "bun:test";
 import { z } from "zod";
+import { HTTP_201_CREATED } from "../../src/http/status-codes.ts";
 import {
   ArgError,
   BadRequestError,
@@ -16,7 +17,6 @@ import {
   Webfw,
 } from "../../src/index.ts";
 import { logger } from "../../src/log/logger.ts";
-import { HTTP_201_CREATED } from "../../src/status-codes.ts";
 
 const post = (body: string, headers: Record<string, string> = {}): RequestInit => ({
   method: "POST",

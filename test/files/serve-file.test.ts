@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Server } from "bun";
-import { HttpError } from "../../src/errors.ts";
 import { contentDisposition } from "../../src/files/content-disposition.ts";
 import { parseRange } from "../../src/files/range.ts";
 import { fileResponse } from "../../src/files/serve-file.ts";
+import { HttpError } from "../../src/response/errors.ts";
 import { randomBytes } from "../body/multipart-builder.ts";
 
 let dir: string;

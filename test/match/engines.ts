@@ -66,7 +66,7 @@ export function rawGet(port: number, path: string): Promise<{ status: number; bo
 }
 
 /**
- * Bun's native router, with the framework's checks around it (src/build.ts):
+ * Bun's native router, with the framework's checks around it (src/plan/build.ts):
  * for `raw` targets, a native match the resolved path does not confirm
  * (`nativeParamReader`) and every request Bun's router leaves unmatched go to
  * the `js` trie with the resolved path, as `Runtime.handle` does. For other

@@ -1,6 +1,6 @@
 import { t } from "../../src/args/t.ts";
-import { HttpError } from "../../src/errors.ts";
 import { type AuthCheck, Mcp } from "../../src/mcp/index.ts";
+import { HttpError } from "../../src/response/errors.ts";
 
 /** An Mcp with one of everything, shared by the raw-HTTP and SDK suites. */
 export function buildMcp(): Mcp {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { WebSocketDisconnect } from "../../src/errors.ts";
+import { WebSocketDisconnect } from "../../src/response/errors.ts";
 import { Inbox } from "../../src/websocket/inbox.ts";
 import {
   checkBroadcastOptions,

@@ -1,9 +1,9 @@
 import type { Server } from "bun";
+import { matchPath, requestProblem } from "../http/request-target.ts";
+import { createMatcher } from "../match/index.ts";
+import type { PathMatcher, RouterEngine } from "../match/types.ts";
+import { BadRequestError } from "../response/errors.ts";
 import type { Dispatcher, Params } from "./dispatch.ts";
-import { BadRequestError } from "./errors.ts";
-import { matchPath, requestProblem } from "./http/request-target.ts";
-import { createMatcher } from "./match/index.ts";
-import type { PathMatcher, RouterEngine } from "./match/types.ts";
 
 type WebResponse = globalThis.Response;
 

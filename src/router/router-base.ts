@@ -1,6 +1,9 @@
-import { toArgSpecs } from "./args/standard-arg.ts";
-import type { ArgShape, RouteArgShape } from "./args/t.ts";
-import type { AuthenticationHandler } from "./auth.ts";
+import { toArgSpecs } from "../args/standard-arg.ts";
+import type { ArgShape, RouteArgShape } from "../args/t.ts";
+import type { AuthenticationHandler } from "../auth/handler.ts";
+import { TopicHub, topicText } from "../topics/hub.ts";
+// WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
+import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "../websocket/route.ts";
 import type { AfterMiddleware, BeforeMiddleware, ScopedMiddleware } from "./middleware.ts";
 import {
   type AppTypes,
@@ -17,9 +20,6 @@ import {
   type RouterDepsOf,
   validatePattern,
 } from "./route.ts";
-import { TopicHub, topicText } from "./topics/hub.ts";
-// WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
-import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "./websocket/route.ts";
 
 type RouteMethod<T extends AppTypes> = <P extends string, A extends RouteArgShape = EmptyArgs, B = unknown>(
   path: P,

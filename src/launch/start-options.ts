@@ -1,5 +1,5 @@
-import type { Webfw } from "./app.ts";
-import type { StartPlan } from "./cli/prepare-start.ts";
+import type { Webfw } from "../app.ts";
+import type { StartPlan } from "./prepare-start.ts";
 
 export interface StartOptions {
   /** Port; 0 picks a free one. Wins over `--port` and `WEBFW_PORT`. Default 8080. */

@@ -1,7 +1,7 @@
-import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "./args/t.ts";
-import type { ResponseDoc } from "./openapi/types.ts";
-import type { Request } from "./request.ts";
-import type { StandardSchemaV1 } from "./standard-schema.ts";
+import type { StandardSchemaV1 } from "../args/standard-schema.ts";
+import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "../args/t.ts";
+import type { Request } from "../http/request.ts";
+import type { ResponseDoc } from "../openapi/types.ts";
 
 export const HTTP_METHODS = [
   "GET",

@@ -1,8 +1,8 @@
 import { realpath } from "node:fs/promises";
 import { basename, resolve } from "node:path";
+import { fileResponse } from "../files/serve-file.ts";
+import { realPathInside } from "../static/safe-path.ts";
 import { HttpError } from "./errors.ts";
-import { fileResponse } from "./files/serve-file.ts";
-import { realPathInside } from "./static/safe-path.ts";
 
 /**
  * A return value that knows how to become a Web response (html, json,

@@ -1,4 +1,4 @@
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../response/errors.ts";
 
 /** The answer to a handler that did not finish in time (DESIGN §8). */
 export class RequestTimeoutError extends HttpError {

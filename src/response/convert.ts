@@ -1,9 +1,9 @@
+import { fileResponse } from "../files/serve-file.ts";
+import { iterableToStream } from "../stream/iterable-stream.ts";
+import { SseBody } from "../stream/sse.ts";
 import { Renderable } from "./bodies.ts";
-import { fileResponse } from "./files/serve-file.ts";
-import { isClientData } from "./response/client-data.ts";
+import { isClientData } from "./client-data.ts";
 import { Response } from "./response.ts";
-import { iterableToStream } from "./stream/iterable-stream.ts";
-import { SseBody } from "./stream/sse.ts";
 
 type WebResponse = globalThis.Response;
 

@@ -163,7 +163,7 @@ export function buildCommand(options: BuildOptions, bun = process.execPath, root
 
 /**
  * Runs the build: what `buildCommand` describes, through `Bun.build` so that two things the
- * command line cannot do are added (src/cli/embed.ts): the directories the app names are
+ * command line cannot do are added (src/launch/embed.ts): the directories the app names are
  * embedded (or reported when they cannot be), and the app's `import.meta.main` is guarded
  * so Worker threads never run its start block. Resolves the exit code.
  */

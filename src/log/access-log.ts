@@ -1,6 +1,6 @@
-import type { Dispatcher } from "./dispatch.ts";
-import { normalisedPath } from "./dispatch.ts";
-import { logger } from "./log/logger.ts";
+import type { Dispatcher } from "../serve/dispatch.ts";
+import { normalisedPath } from "../serve/dispatch.ts";
+import { logger } from "./logger.ts";
 
 type WebResponse = globalThis.Response;
 

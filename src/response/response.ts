@@ -1,5 +1,5 @@
-import { type CookieOptions, serializeCookie } from "./cookies.ts";
-import { Headers } from "./headers.ts";
+import { type CookieOptions, serializeCookie } from "../http/cookies.ts";
+import { Headers } from "../http/headers.ts";
 
 const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
 

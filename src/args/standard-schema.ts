@@ -3,7 +3,7 @@
  * valibot, arktype and others. Written out here as the project recommends,
  * so that no validator library is a dependency.
  */
-import type { JsonSchema } from "./args/json-schema.ts";
+import type { JsonSchema } from "./json-schema.ts";
 
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly "~standard": {

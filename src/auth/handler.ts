@@ -1,5 +1,5 @@
+import type { Request } from "../http/request.ts";
 import type { Identity } from "./identity.ts";
-import type { Request } from "./request.ts";
 
 /** Finds the credential in a request (spec `TokenGetter`). */
 export abstract class TokenGetter {

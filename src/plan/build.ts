@@ -1,10 +1,19 @@
 import type { Server } from "bun";
-import { withAccessLog } from "./access-log.ts";
-import type { Webfw } from "./app.ts";
-import type { ArgSpec } from "./args/t.ts";
-import type { AuthenticationHandler } from "./auth.ts";
-import { BodyBudget } from "./body/budget.ts";
-import { toWebResponse } from "./convert.ts";
+import type { Webfw } from "../app.ts";
+import type { ArgSpec } from "../args/t.ts";
+import type { AuthenticationHandler } from "../auth/handler.ts";
+import { BodyBudget } from "../body/budget.ts";
+import { Request } from "../http/request.ts";
+import { requestProblem } from "../http/request-target.ts";
+import { withAccessLog } from "../log/access-log.ts";
+import { logger } from "../log/logger.ts";
+import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
+import { openApiRoutes } from "../openapi/index.ts";
+import { toWebResponse } from "../response/convert.ts";
+import { HttpError } from "../response/errors.ts";
+import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
+import { patternParams, type RouteRecord } from "../router/route.ts";
+import type { RouterBase } from "../router/router-base.ts";
 import {
   builtInPlan,
   compileRoute,
@@ -13,22 +22,13 @@ import {
   type PipelineConfig,
   type RoutePlan,
   withHeaderRules,
-} from "./dispatch.ts";
-import { HttpError } from "./errors.ts";
-import { requestProblem } from "./http/request-target.ts";
-import { logger } from "./log/logger.ts";
-import { bunRouteTable, nativeParamReader, type PatternFor } from "./match/bun-routes.ts";
-import type { AfterMiddleware, BeforeMiddleware } from "./middleware.ts";
-import { openApiRoutes } from "./openapi/index.ts";
-import { Request } from "./request.ts";
-import { patternParams, type RouteRecord } from "./route.ts";
+} from "../serve/dispatch.ts";
+import { decodeParams, type RouteTable, Runtime } from "../serve/fallback.ts";
+import { checkTimeout } from "../serve/timeout.ts";
+import { fallbacksThroughPipeline } from "../static/through-pipeline.ts";
+import { mountWebSockets, type WebSocketRuntime } from "../websocket/mount.ts";
+import type { WorkerPool } from "../workers/pool.ts";
 import { checkRouteOptions } from "./route-option-checks.ts";
-import type { RouterBase } from "./router-base.ts";
-import { decodeParams, type RouteTable, Runtime } from "./runtime.ts";
-import { fallbacksThroughPipeline } from "./static/through-pipeline.ts";
-import { checkTimeout } from "./timeout.ts";
-import { mountWebSockets, type WebSocketRuntime } from "./websocket/mount.ts";
-import type { WorkerPool } from "./workers/pool.ts";
 
 type WebResponse = globalThis.Response;
 type BunHandler = (req: Bun.BunRequest, server: Server<unknown>) => WebResponse | Promise<WebResponse>;

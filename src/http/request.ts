@@ -1,19 +1,19 @@
 import type { Server } from "bun";
+import type { Identity } from "../auth/identity.ts";
 import {
   DEFAULT_FORM_LIMITS,
   type FormLimits,
   isFormContentType,
   type ParsedForm,
   parseFormSync,
-} from "./body/forms.ts";
+} from "../body/forms.ts";
+import { BadRequestError } from "../response/errors.ts";
+import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/route.ts";
+import type { Session } from "../sessions/session.ts";
 import { parseCookies } from "./cookies.ts";
-import { BadRequestError } from "./errors.ts";
 import { Headers } from "./headers.ts";
-import type { Identity } from "./identity.ts";
 import { parseJson } from "./json.ts";
 import { QueryParams } from "./query-params.ts";
-import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "./route.ts";
-import type { Session } from "./sessions/session.ts";
 import { Url } from "./url.ts";
 
 const EMPTY = new Uint8Array(0);

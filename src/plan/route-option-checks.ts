@@ -1,4 +1,4 @@
-import type { RouteRecord } from "./route.ts";
+import type { RouteRecord } from "../router/route.ts";
 
 /**
  * Route options that cannot go together, refused when the app is built (a clear error at

@@ -1,15 +1,15 @@
 import type { Server } from "bun";
-import type { Webfw } from "./app.ts";
-import type { BuiltApp } from "./build.ts";
-import { browserUrl, openUrl } from "./cli/open.ts";
-import { prepareStart, type StartPlan } from "./cli/prepare-start.ts";
-import { inDiscoverMode } from "./embed/directories.ts";
-import { textResponse } from "./error-response.ts";
-import { logger } from "./log/logger.ts";
-import { onShutdownSignal } from "./process/shutdown.ts";
+import type { Webfw } from "../app.ts";
+import { inDiscoverMode } from "../embed/directories.ts";
+import { logger } from "../log/logger.ts";
+import type { BuiltApp } from "../plan/build.ts";
+import { onShutdownSignal } from "../process/shutdown.ts";
+import { textResponse } from "../response/error-response.ts";
+import { WorkerPool } from "../workers/pool.ts";
+import { inWorkerMode } from "../workers/worker-mode.ts";
+import { browserUrl, openUrl } from "./open.ts";
+import { prepareStart, type StartPlan } from "./prepare-start.ts";
 import { type ResolvedStart, resolveStart, type StartOptions } from "./start-options.ts";
-import { WorkerPool } from "./workers/pool.ts";
-import { inWorkerMode } from "./workers/worker-mode.ts";
 
 export type { StartOptions } from "./start-options.ts";
 
@@ -29,7 +29,7 @@ const DEFAULT_DRAIN_MS = 10_000;
 /** Builds the app, runs its startup handlers, then listens with `Bun.serve`. */
 export async function startServer(app: Webfw, options: StartOptions): Promise<ServerHandle> {
   if (inWorkerMode()) return workerModeHandle();
-  // `webfw build` imported the app only to list its directories (src/cli/embed.ts): stop before listening.
+  // `webfw build` imported the app only to list its directories (src/launch/embed.ts): stop before listening.
   if (inDiscoverMode()) process.exit(0);
   // Flags are read when the app file is the program run (`bun app.ts --port 9000`), or when passed explicitly.
   let plan: StartPlan | undefined;

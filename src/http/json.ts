@@ -1,5 +1,5 @@
-import { BadRequestError } from "./errors.ts";
-import { parseClientJson } from "./response/client-data.ts";
+import { parseClientJson } from "../response/client-data.ts";
+import { BadRequestError } from "../response/errors.ts";
 
 /** The spec's nesting limit for `request.json()`: `[]` is depth 1, 128 levels parse, 129 do not. */
 export const MAX_JSON_DEPTH = 128;

@@ -1,5 +1,5 @@
-import type { Request } from "./request.ts";
-import type { Response } from "./response.ts";
+import type { Request } from "../http/request.ts";
+import type { Response } from "../response/response.ts";
 
 // `void` lets a middleware without a `return` type-check; `undefined` alone would refuse it.
 // biome-ignore lint/suspicious/noConfusingVoidType: see the line above

@@ -1,4 +1,4 @@
-import { requestPath, requestQuery, schemeAndHost } from "./http/request-target.ts";
+import { requestPath, requestQuery, schemeAndHost } from "./request-target.ts";
 
 /** The request URL (spec `Url`). */
 export class Url {

@@ -1,4 +1,4 @@
-import { ArgError } from "./args/t.ts";
+import { ArgError } from "../args/t.ts";
 import { HttpError } from "./errors.ts";
 
 type WebResponse = globalThis.Response;

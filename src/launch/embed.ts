@@ -63,7 +63,7 @@ function filesUnder(directory: string): string[] {
 
 /** Writes the asset module next to the app (so the embedded root does not move). */
 export function planEmbedding(entry: string, directories: readonly NamedDirectory[]): EmbedPlan {
-  // The build's root is the app's folder (src/cli/build.ts): `/$bunfs/root/` is `import.meta.dir`.
+  // The build's root is the app's folder (src/launch/build.ts): `/$bunfs/root/` is `import.meta.dir`.
   const root = dirname(entry);
   const byPath = new Map<string, string[]>();
   for (const { path, user } of directories) byPath.set(path, [...(byPath.get(path) ?? []), user]);
