@@ -6,15 +6,26 @@
 import pkg from "../../package.json" with { type: "json" };
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgShape, InferArgs } from "../args/t.ts";
+import type { McpAuthOptions } from "./auth/options.ts";
 import type { ServerInfo } from "./handlers.ts";
 import { isLoopbackHost } from "./origin-guard.ts";
 import type { Awaitable, PromptArgument, PromptMessageInput } from "./registry.ts";
 import { Registry } from "./registry.ts";
+import type { RouteFilter } from "./route-tools/options.ts";
+import { McpExtras } from "./route-tools/settings.ts";
 import { type AuthCheck, handleHttp, normaliseOrigins, type TransportConfig } from "./transport.ts";
 import type { TemplateParams } from "./uri-template.ts";
 
+export type { McpAuthOptions } from "./auth/options.ts";
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./handlers.ts";
 export type { PromptArgument, PromptMessageInput } from "./registry.ts";
+export type {
+  RouteFilter,
+  RouteInfo,
+  RouteMcpOption,
+  RouteToolOptions,
+  ToolAnnotations,
+} from "./route-tools/options.ts";
 export type { AuthCheck } from "./transport.ts";
 export type { TemplateNames, TemplateParams } from "./uri-template.ts";
 
@@ -46,8 +57,16 @@ export interface PromptOptions<S extends ArgShape> {
 }
 
 export interface McpConfig {
-  /** Require the app's authentication (`configureAuthentication`) for every MCP request: 401 otherwise. */
+  /**
+   * Require the app's authentication (`configureAuthentication`) for every MCP request: 401 otherwise.
+   * Default: true once `auth` is configured, else false.
+   */
   authRequired?: boolean;
+  /**
+   * The endpoint as an OAuth 2.0 protected resource (MCP authorization): serves the RFC 9728
+   * metadata, names it in every 401/403 challenge, requires `scopes` (docs/mcp.md, "Authorization").
+   */
+  auth?: McpAuthOptions;
   /**
    * Browser origins allowed to call the endpoint; requests with any other `Origin` get 403. Default:
    * on a server listening on loopback, only `http(s)://localhost`, `127.x.x.x` and `[::1]` (any port),
@@ -87,6 +106,9 @@ export class Mcp {
     maxBatch: 100,
     server: { name: "webfw", version: pkg.version },
   };
+
+  /** @internal Authorization and routes-as-tools settings (src/mcp/auth/, src/mcp/route-tools/). */
+  readonly extras = new McpExtras();
 
   /** True once anything is registered: the app serves `/mcp` only then. */
   get active(): boolean {
@@ -132,7 +154,21 @@ export class Mcp {
     this.config.loopback = isLoopbackHost(hostname);
   }
 
+  /**
+   * Exposes the app's routes as MCP tools (GET, POST, PUT, PATCH and DELETE; those
+   * with `mcp: false` stay out), or only those `filter({ method, path, summary, tags })`
+   * accepts. Each tool runs its route's whole pipeline (docs/mcp.md, "Routes as tools").
+   */
+  exposeRoutes(filter?: RouteFilter): this {
+    this.extras.expose(filter);
+    return this;
+  }
+
   configure(options: McpConfig): this {
+    if (options.auth !== undefined) {
+      this.extras.configureAuth(options.auth);
+      if (options.authRequired === undefined) this.config.authRequired = true;
+    }
     if (options.authRequired !== undefined) this.config.authRequired = options.authRequired;
     if (options.allowedOrigins !== undefined)
       this.config.allowedOrigins = normaliseOrigins(options.allowedOrigins);

@@ -8,6 +8,15 @@ import { requestProblem } from "../http/request-target.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
 import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
+import type { GateConfig } from "../mcp/auth/gate.ts";
+import {
+  bindMcpRouteTools,
+  gate,
+  gateConfig,
+  prepareMcpExtras,
+  type RouteTool,
+  wantsEndpoint,
+} from "../mcp/mount-extras.ts";
 import { openApiRoutes } from "../openapi/index.ts";
 import { toWebResponse } from "../response/convert.ts";
 import { HttpError } from "../response/errors.ts";
@@ -44,6 +53,8 @@ export interface BuiltApp {
   plans: RoutePlan[];
   /** WebSocket routes and Bun's `websocket` handler (src/websocket/); `null` when the app has none. */
   websocket: WebSocketRuntime | null;
+  /** Routes exposed as MCP tools (`mcp` route option, `app.mcp.exposeRoutes`), bound to their dispatchers. */
+  mcpRouteTools: RouteTool[];
 }
 
 interface OwnedRoute {
@@ -80,9 +91,13 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     dev: app.config.dev,
     requestTimeoutMs: app.config.requestTimeoutMs,
   };
+  const appRoutes = collectRoutes(app, [app]);
+  // Route tools are described (and their names checked) before anything is compiled: a clash stops the start.
+  const mcpExtras = prepareMcpExtras(app.mcp, appRoutes);
   const owned = [
-    ...collectRoutes(app, [app]),
+    ...appRoutes,
     ...openApiRoutes(app).map((route) => ({ route, chain: [app] })),
+    ...mcpExtras.routes.map((route) => ({ route, chain: [app] })),
   ];
   const scopedBefore = pathScoped(app, "before") as Map<string, BeforeMiddleware[]>;
   const scopedAfter = pathScoped(app, "after") as Map<string, AfterMiddleware[]>;
@@ -147,8 +162,10 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     methods.set(route.method, wrap(compileRoute(plan, config)));
   }
 
-  if (app.mcp.active && !table.has(MCP_PATH)) {
-    table.set(MCP_PATH, mcpDispatchers(app, globalBefore, globalAfter, config));
+  const mcpRouteTools = bindMcpRouteTools(mcpExtras, table);
+  if (wantsEndpoint(app.mcp, mcpRouteTools) && !table.has(MCP_PATH)) {
+    const access = gateConfig(app.mcp, app.authHandler, mcpRouteTools);
+    table.set(MCP_PATH, mcpDispatchers(app, globalBefore, globalAfter, config, access));
   }
 
   // WebSocket routes become the GET of their path; the upgrade runs the same before-middlewares and auth as a route there.
@@ -178,7 +195,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     app.config.router === "bun"
       ? nativeRoutes(table, statics, handle, (path) => runtime.patternFor(path))
       : constRoutes(table, statics, handle);
-  return { bunRoutes, handle, runtime, plans, websocket };
+  return { bunRoutes, handle, runtime, plans, websocket, mcpRouteTools };
 }
 
 function collectRoutes(router: RouterBase, chain: RouterBase[]): OwnedRoute[] {
@@ -353,34 +370,38 @@ function errorDispatchers(
 
 const MCP_PATH = "/mcp";
 
-/** `POST /mcp` (and 405 for GET/DELETE), with the app-global middlewares; the MCP module reads the body itself. */
+/**
+ * `POST /mcp` (and 405 for GET/DELETE), with the app-global middlewares. The gate
+ * (src/mcp/auth/gate.ts) answers 401/403 with the MCP authorization challenges first;
+ * the MCP module reads the body itself, unless the gate had to look into it for
+ * per-tool rules (then the pipeline reads it and the engine gets the same bytes).
+ */
 function mcpDispatchers(
   app: Webfw,
   before: BeforeMiddleware[],
   after: AfterMiddleware[],
   config: PipelineConfig,
+  access: GateConfig,
 ): Map<string, Dispatcher> {
-  const auth = app.authHandler;
-  const check = auth
-    ? async (raw: globalThis.Request) => {
-        try {
-          return (await auth.authenticate(new Request(raw, {}))) !== null;
-        } catch {
-          return false;
-        }
-      }
-    : undefined;
+  const peeks = [...access.tools.values()].some((tool) => tool.authRequired || tool.scopes.length > 0);
+  const allowed = async () => true; // the gate has decided
   const methods = new Map<string, Dispatcher>();
   // Every method reaches the endpoint, so its own 405 (`Allow: POST`) answers consistently.
   for (const method of ["POST", "GET", "DELETE", "PUT", "PATCH", "OPTIONS"]) {
     const plan = builtInPlan(
       MCP_PATH,
       method,
-      (request) => app.mcp.handle(request.raw, check),
+      async (request) => {
+        const body = peeks && method === "POST" ? request.bodyBytes : null;
+        const decision = await gate(request, body, access);
+        if ("response" in decision) return decision.response;
+        request.identity = decision.identity;
+        return app.mcp.handle(request.raw, allowed, body ?? undefined);
+      },
       before,
       after,
     );
-    plan.rawBody = true;
+    plan.rawBody = !peeks;
     methods.set(method, compileRoute(plan, config));
   }
   return methods;

@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "../args/t.ts";
 import type { Request } from "../http/request.ts";
+import type { RouteMcpOption } from "../mcp/route-tools/options.ts";
 import type { ResponseDoc } from "../openapi/types.ts";
 
 export const HTTP_METHODS = [
@@ -71,6 +72,11 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown> 
   includeInSchema?: boolean;
   /** OpenAPI: documented responses, status to a description or `{ description, contentType?, schema? }`. */
   responses?: Record<string, string | ResponseDoc>;
+  /**
+   * Also expose this route as an MCP tool (`true`, or `{ name, title, description, annotations,
+   * authRequired, scopes }`); `false` keeps it out of `app.mcp.exposeRoutes()` (docs/mcp.md).
+   */
+  mcp?: RouteMcpOption;
 }
 
 /**

@@ -1,0 +1,155 @@
+/**
+ * Authorization of the MCP endpoint at the HTTP level, before any JSON-RPC is
+ * answered: the MCP authorization spec puts "you need a token" (401) and "your
+ * token lacks a scope" (403 `insufficient_scope`) in HTTP statuses with a
+ * `WWW-Authenticate` challenge, so that a client can run the OAuth flow (or step
+ * up its scopes) and retry. This covers the whole endpoint (`authRequired`,
+ * `scopes`) and single tools (their `authRequired`/`scopes`, found by peeking
+ * at the `tools/call` messages of a POST body). Everything else about the body
+ * (malformed JSON, bad params) is left for the engine to answer.
+ */
+import type { AuthenticationHandler } from "../../auth/handler.ts";
+import type { Identity } from "../../auth/identity.ts";
+import type { Request } from "../../http/request.ts";
+import { bearerChallenge } from "./challenge.ts";
+import type { ResolvedMcpAuth } from "./options.ts";
+import { missingScopes } from "./scopes.ts";
+
+/** What one tool needs from its caller beyond what the endpoint needs. */
+export interface ToolAccess {
+  authRequired: boolean;
+  scopes: readonly string[];
+  /** The authentication of the tool's route (a SubRouter may have its own); null: the endpoint's. */
+  handler: AuthenticationHandler | null;
+}
+
+export interface GateConfig {
+  /** The endpoint's authentication handler (the app's); null when none is configured. */
+  handler: AuthenticationHandler | null;
+  /** Every request to the endpoint must be authenticated. */
+  authRequired: boolean;
+  /** `configure({ auth })`; null: plain `Bearer` challenges, no scopes. */
+  auth: ResolvedMcpAuth | null;
+  tools: ReadonlyMap<string, ToolAccess>;
+}
+
+export type GateResult = { identity: Identity | null } | { response: globalThis.Response };
+
+const UNAUTHORIZED = -32001;
+const FORBIDDEN = -32003;
+
+function refusal(status: 401 | 403, code: number, message: string, challenge: string): globalThis.Response {
+  return new globalThis.Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
+    status,
+    headers: { "content-type": "application/json", "www-authenticate": challenge },
+  });
+}
+
+/** 401: no identity. `invalid_token` when a credential was sent and refused (RFC 6750 §3.1). */
+function unauthorized(
+  config: GateConfig,
+  tokenSent: boolean,
+  scopes: readonly string[],
+): globalThis.Response {
+  if (config.auth === null) {
+    const challenge = config.handler?.challenge ?? "Bearer";
+    return refusal(401, UNAUTHORIZED, "Unauthorized", challenge);
+  }
+  const challenge = bearerChallenge({
+    resourceMetadata: config.auth.metadataUrl,
+    scopes,
+    ...(tokenSent ? { error: "invalid_token" as const, description: "the access token is not valid" } : {}),
+  });
+  return refusal(401, UNAUTHORIZED, "Unauthorized", challenge);
+}
+
+function forbidden(config: GateConfig, required: readonly string[], missing: string[]): globalThis.Response {
+  const message = `insufficient_scope: the token lacks ${missing.join(" ")}`;
+  const challenge = config.auth
+    ? bearerChallenge({
+        resourceMetadata: config.auth.metadataUrl,
+        error: "insufficient_scope",
+        scopes: required,
+        description: `requires scope ${required.join(" ")}`,
+      })
+    : `Bearer error="insufficient_scope", scope="${required.join(" ")}"`;
+  return refusal(403, FORBIDDEN, message, challenge);
+}
+
+/** Authenticates once per handler; a handler that throws refuses (it must not crash the endpoint). */
+class Identities {
+  private readonly cache = new Map<AuthenticationHandler, Identity | null>();
+  constructor(private readonly request: Request) {}
+
+  tokenSent(handler: AuthenticationHandler | null): boolean {
+    return handler !== null && handler.tokenGetter.getToken(this.request) !== null;
+  }
+
+  async of(handler: AuthenticationHandler | null): Promise<Identity | null> {
+    if (handler === null || !this.tokenSent(handler)) return null;
+    if (this.cache.has(handler)) return this.cache.get(handler) ?? null;
+    let identity: Identity | null = null;
+    try {
+      identity = ((await handler.authenticate(this.request)) as Identity | null) ?? null;
+    } catch {
+      identity = null;
+    }
+    this.cache.set(handler, identity);
+    return identity;
+  }
+}
+
+/** The tool names of the `tools/call` messages in a JSON-RPC body (one message or a batch); none when it is not JSON. */
+export function calledTools(body: Uint8Array): string[] {
+  if (body.byteLength === 0) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return [];
+  }
+  const names: string[] = [];
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    if (typeof message !== "object" || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: unknown };
+    if (method !== "tools/call" || typeof params !== "object" || params === null) continue;
+    const name = (params as { name?: unknown }).name;
+    if (typeof name === "string") names.push(name);
+  }
+  return names;
+}
+
+/**
+ * Decides whether the request may reach the engine. `body` is the POST body
+ * already read (the stream can be read once; the engine gets the same bytes).
+ */
+export async function gate(
+  request: Request,
+  body: Uint8Array | null,
+  config: GateConfig,
+): Promise<GateResult> {
+  // A CORS preflight carries no credentials by definition; the engine answers it.
+  if (request.method === "OPTIONS") return { identity: null };
+  const identities = new Identities(request);
+  const identity = await identities.of(config.handler);
+  const endpointScopes = config.auth?.scopes ?? [];
+  if (config.authRequired && identity === null) {
+    return { response: unauthorized(config, identities.tokenSent(config.handler), endpointScopes) };
+  }
+  if (identity !== null || config.authRequired) {
+    const missing = missingScopes(endpointScopes, identity);
+    if (missing.length > 0) return { response: forbidden(config, endpointScopes, missing) };
+  }
+  if (body === null || config.tools.size === 0) return { identity };
+  for (const name of calledTools(body)) {
+    const access = config.tools.get(name);
+    if (access === undefined || (!access.authRequired && access.scopes.length === 0)) continue;
+    const handler = access.handler ?? config.handler;
+    const caller = handler === config.handler ? identity : await identities.of(handler);
+    const required = [...new Set([...endpointScopes, ...access.scopes])];
+    if (caller === null) return { response: unauthorized(config, identities.tokenSent(handler), required) };
+    const missing = missingScopes(required, caller);
+    if (missing.length > 0) return { response: forbidden(config, required, missing) };
+  }
+  return { identity };
+}
