@@ -1,5 +1,5 @@
+import { matchPath } from "../http/request-target.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
-import { normalisedPath } from "../serve/dispatch.ts";
 import { logger } from "./logger.ts";
 
 type WebResponse = globalThis.Response;
@@ -13,7 +13,7 @@ export function withAccessLog(dispatcher: Dispatcher): Dispatcher {
   return (raw, server, params) => {
     const started = performance.now();
     const log = (response: WebResponse): WebResponse => {
-      logger.accessLog(raw.method, normalisedPath(raw.url), response.status, performance.now() - started);
+      logger.accessLog(raw.method, matchPath(raw.url), response.status, performance.now() - started);
       return response;
     };
     const result = dispatcher(raw, server, params);

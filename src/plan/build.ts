@@ -1,13 +1,9 @@
 import type { Server } from "bun";
 import type { Webfw } from "../app.ts";
-import type { ArgSpec } from "../args/t.ts";
-import type { AuthenticationHandler } from "../auth/handler.ts";
 import { BodyBudget } from "../body/budget.ts";
 import { Request } from "../http/request.ts";
-import { requestProblem } from "../http/request-target.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
-import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
 import type { GateConfig } from "../mcp/auth/gate.ts";
 import {
   bindMcpRouteTools,
@@ -19,29 +15,27 @@ import {
 } from "../mcp/mount-extras.ts";
 import { openApiRoutes } from "../openapi/index.ts";
 import { toWebResponse } from "../response/convert.ts";
-import { HttpError } from "../response/errors.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
-import { patternParams, type RouteRecord } from "../router/route.ts";
 import type { RouterBase } from "../router/router-base.ts";
 import {
   builtInPlan,
   compileRoute,
   type Dispatcher,
-  type Params,
   type PipelineConfig,
   type RoutePlan,
   withHeaderRules,
 } from "../serve/dispatch.ts";
-import { decodeParams, type RouteTable, Runtime } from "../serve/fallback.ts";
-import { checkTimeout } from "../serve/timeout.ts";
-import { fallbacksThroughPipeline } from "../static/through-pipeline.ts";
+import { errorDispatchers } from "../serve/error-dispatchers.ts";
+import { type RouteTable, Runtime } from "../serve/fallback.ts";
+import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
+import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
 import { mountWebSockets, type WebSocketRuntime } from "../websocket/mount.ts";
 import type { WorkerPool } from "../workers/pool.ts";
+import { planRoute } from "./plan.ts";
 import { checkRouteOptions } from "./route-option-checks.ts";
+import { walkTree } from "./tree.ts";
 
 type WebResponse = globalThis.Response;
-type BunHandler = (req: Bun.BunRequest, server: Server<unknown>) => WebResponse | Promise<WebResponse>;
-export type BunRoutes = Record<string, Partial<Record<string, BunHandler | WebResponse>>>;
 
 /** The compiled application: what `Bun.serve` needs and the generic request path. */
 export interface BuiltApp {
@@ -55,11 +49,6 @@ export interface BuiltApp {
   websocket: WebSocketRuntime | null;
   /** Routes exposed as MCP tools (`mcp` route option, `app.mcp.exposeRoutes`), bound to their dispatchers. */
   mcpRouteTools: RouteTool[];
-}
-
-interface OwnedRoute {
-  route: RouteRecord;
-  chain: RouterBase[];
 }
 
 /** Resolves every route against its routers, compiles its dispatcher and prepares const responses. */
@@ -91,55 +80,28 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     dev: app.config.dev,
     requestTimeoutMs: app.config.requestTimeoutMs,
   };
-  const appRoutes = collectRoutes(app, [app]);
+  const tree = walkTree(app);
+  const root: RouterBase[] = [app];
   // Route tools are described (and their names checked) before anything is compiled: a clash stops the start.
-  const mcpExtras = prepareMcpExtras(app.mcp, appRoutes);
+  const mcpExtras = prepareMcpExtras(app.mcp, tree.routes);
   const owned = [
-    ...appRoutes,
-    ...openApiRoutes(app).map((route) => ({ route, chain: [app] })),
-    ...mcpExtras.routes.map((route) => ({ route, chain: [app] })),
+    ...tree.routes,
+    ...openApiRoutes(app).map((route) => ({ route, chain: root })),
+    ...mcpExtras.routes.map((route) => ({ route, chain: root })),
   ];
-  const scopedBefore = pathScoped(app, "before") as Map<string, BeforeMiddleware[]>;
-  const scopedAfter = pathScoped(app, "after") as Map<string, AfterMiddleware[]>;
-  const globalBefore = app.before.filter((m) => m.path === null).map((m) => m.fn);
-  const globalAfter = app.after.filter((m) => m.path === null).map((m) => m.fn);
+  const { globalBefore, globalAfter } = tree;
 
   const table: RouteTable = new Map();
   const statics = new Map<string, WebResponse>();
   const plans: RoutePlan[] = [];
   for (const { route, chain } of owned) {
-    const routers = chain.slice(1);
-    const plan: RoutePlan = {
+    const plan = planRoute(tree, chain, {
       pattern: route.path,
       method: route.method,
       handler: route.handler as (request: Request) => unknown,
-      before: [
-        ...globalBefore,
-        ...routers.flatMap((r) => r.before.filter((m) => m.path === null).map((m) => m.fn)),
-        ...(scopedBefore.get(route.path) ?? []),
-      ],
-      after: [
-        ...globalAfter,
-        ...routers.flatMap((r) => r.after.filter((m) => m.path === null).map((m) => m.fn)),
-        ...(scopedAfter.get(route.path) ?? []),
-      ],
-      auth: nearestAuth(chain),
-      authRequired: route.options.authRequired === true,
-      args: route.options.args && Object.keys(route.options.args).length > 0 ? route.options.args : null,
-      pathParamNames: patternParams(route.path),
-      body: route.options.body ?? null,
-      rawBody: route.options.rawBody === true,
-      timeoutMs:
-        route.options.timeoutMs === undefined
-          ? undefined
-          : checkTimeout(route.options.timeoutMs, `timeoutMs of ${route.method} ${route.path}`),
-      routerDependencies:
-        routers.length > 0 ? Object.assign({}, ...routers.map((r) => r.dependencies)) : app.dependencies,
-    };
-    if (plan.authRequired && plan.auth === null) {
-      throw new Error(`${route.method} ${route.path} has authRequired but no authentication is configured`);
-    }
-    validateArgs(plan);
+      options: route.options,
+      label: `${route.method} ${route.path}`,
+    });
     checkRouteOptions(route);
     plans.push(plan);
     if (route.options.const) {
@@ -170,21 +132,13 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
 
   // WebSocket routes become the GET of their path; the upgrade runs the same before-middlewares and auth as a route there.
   const websocket = mountWebSockets({
-    root: app,
+    tree,
     options: app.config.websocket,
     hub: app.topicHub(),
     table,
     statics,
     config,
     wrap,
-    scope: (chain, path) => ({
-      before: [
-        ...globalBefore,
-        ...chain.slice(1).flatMap((r) => r.before.filter((m) => m.path === null).map((m) => m.fn)),
-        ...(scopedBefore.get(path) ?? []),
-      ],
-      auth: nearestAuth(chain),
-    }),
   });
 
   const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
@@ -198,45 +152,6 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   return { bunRoutes, handle, runtime, plans, websocket, mcpRouteTools };
 }
 
-function collectRoutes(router: RouterBase, chain: RouterBase[]): OwnedRoute[] {
-  return [
-    ...router.routes.map((route) => ({ route, chain })),
-    ...router.children.flatMap((child) => collectRoutes(child, [...chain, child])),
-  ];
-}
-
-/** Path-scoped middlewares of the whole tree, by full pattern, in registration order per router. */
-function pathScoped(router: RouterBase, kind: "before" | "after"): Map<string, unknown[]> {
-  const out = new Map<string, unknown[]>();
-  const visit = (node: RouterBase) => {
-    for (const m of node[kind]) {
-      if (m.path === null) continue;
-      const list = out.get(m.path) ?? [];
-      list.push(m.fn);
-      out.set(m.path, list);
-    }
-    node.children.forEach(visit);
-  };
-  visit(router);
-  return out;
-}
-
-function nearestAuth(chain: RouterBase[]): AuthenticationHandler | null {
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const handler = (chain[i] as RouterBase).authHandler;
-    if (handler) return handler;
-  }
-  return null;
-}
-
-function validateArgs(plan: RoutePlan): void {
-  for (const [name, spec] of Object.entries(plan.args ?? {})) {
-    if (typeof (spec as ArgSpec<unknown>)?.parse !== "function") {
-      throw new TypeError(`args.${name} of ${plan.method} ${plan.pattern} is not a t.* spec`);
-    }
-  }
-}
-
 /** Computes a const route's response once; its body is buffered so every request gets the same bytes. */
 async function constResponse(plan: RoutePlan, config: PipelineConfig): Promise<WebResponse> {
   const raw = new globalThis.Request(`http://localhost${plan.pattern}`, { method: plan.method });
@@ -246,126 +161,6 @@ async function constResponse(plan: RoutePlan, config: PipelineConfig): Promise<W
   const response = await toWebResponse(await plan.handler(request), raw);
   const body = response.status === 204 || response.status === 304 ? null : await response.arrayBuffer();
   return new globalThis.Response(body, response);
-}
-
-/** Bun's native route table: one function per method, or the static response of a const route. */
-function nativeRoutes(
-  table: RouteTable,
-  statics: Map<string, WebResponse>,
-  slowPath: BunHandler,
-  patternFor: PatternFor,
-  only?: Set<string>,
-): BunRoutes {
-  const routes: BunRoutes = {};
-  const keys = bunRouteTable(table.keys());
-  for (const [key, pattern] of keys) {
-    if (only && !only.has(pattern)) continue;
-    const methods = table.get(pattern) as Map<string, Dispatcher>;
-    const entry: Partial<Record<string, BunHandler | WebResponse>> = {};
-    const readParams = paramReader(pattern, patternFor);
-    for (const [method, dispatcher] of methods) {
-      const fixed = statics.get(`${method} ${pattern}`);
-      entry[method] =
-        fixed ?? ((req, server) => dispatchNative(dispatcher, req, server, readParams, slowPath));
-    }
-    routes[key] = entry;
-  }
-  return routes;
-}
-
-/**
- * The `js` and `ffi` engines match in JavaScript, but a const route on a fixed path still goes to
- * Bun's native table as a static response (DESIGN §2: "const routes: static Response, no JS at
- * all"): there is nothing to match. The other methods of that path go with it, exactly as the
- * `bun` engine serves them; everything else stays with the engine.
- */
-function constRoutes(table: RouteTable, statics: Map<string, WebResponse>, slowPath: BunHandler): BunRoutes {
-  const fixed = new Set<string>();
-  for (const id of statics.keys()) {
-    const pattern = id.slice(id.indexOf(" ") + 1);
-    if (table.has(pattern) && patternParams(pattern).length === 0) fixed.add(pattern);
-  }
-  if (fixed.size === 0) return {};
-  try {
-    // Fixed paths only: Bun matched the target exactly, so there is nothing to re-match.
-    return nativeRoutes(table, statics, slowPath, () => null, fixed);
-  } catch {
-    // A pattern Bun's table cannot take: the engine serves the const route too (from JavaScript).
-    return {};
-  }
-}
-
-/** The route's params, or `null` when the request must be re-routed by its resolved path. */
-type ParamSource = (req: Bun.BunRequest) => Params | null;
-
-/**
- * Bun matches the raw target but `req.url` holds it with dot segments resolved
- * (src/http/request-target.ts): `nativeParamReader` sends the requests where
- * they differ back to the generic path, which routes them as the `js` engine
- * does. Bun also decodes `req.params` itself and turns malformed escapes into
- * U+FFFD; the framework's contract is strict decoding, so percent-encoded
- * paths (and wildcards, whose capture Bun does not report) are re-read from
- * the raw path.
- */
-function paramReader(pattern: string, patternFor: PatternFor): ParamSource {
-  if (patternParams(pattern).length === 0) return () => ({});
-  const read = nativeParamReader(pattern, patternFor);
-  return (req) => {
-    const bunParams = req.params as Params;
-    const raw = read(req.url, bunParams);
-    if (raw === null || raw === bunParams) return raw;
-    return decodeParams(raw);
-  };
-}
-
-function dispatchNative(
-  dispatcher: Dispatcher,
-  req: Bun.BunRequest,
-  server: Server<unknown>,
-  readParams: ParamSource,
-  slowPath: BunHandler,
-): WebResponse | Promise<WebResponse> {
-  // A bad Host or target: the generic path answers 400 with the global middlewares and headers.
-  if (requestProblem(req) !== null) return slowPath(req, server);
-  let params: Params | null;
-  try {
-    params = readParams(req);
-  } catch {
-    // Malformed escapes: the generic path answers 400 with the global middlewares and headers.
-    return slowPath(req, server);
-  }
-  return params === null ? slowPath(req, server) : dispatcher(req, server, params);
-}
-
-/**
- * Dispatchers for 404/405/400/OPTIONS that still run the app-global middlewares and headers.
- * `bare`: a request refused before routing (bad Host or target) gets only the response headers,
- * since no middleware may act on a request whose target is not trusted.
- */
-function errorDispatchers(
-  before: BeforeMiddleware[],
-  after: AfterMiddleware[],
-  config: PipelineConfig,
-  wrap: (dispatcher: Dispatcher) => Dispatcher,
-): (status: number, headers?: Record<string, string>, message?: string, bare?: boolean) => Dispatcher {
-  const cache = new Map<string, Dispatcher>();
-  return (status, headers = {}, message, bare = false) => {
-    const key = `${status} ${JSON.stringify(headers)} ${message ?? ""} ${bare}`;
-    let dispatcher = cache.get(key);
-    if (!dispatcher) {
-      const handler =
-        status === 204
-          ? () => new globalThis.Response(null, { status: 204, headers })
-          : () => {
-              throw new HttpError(status, message, headers);
-            };
-      dispatcher = wrap(
-        compileRoute(builtInPlan("", "GET", handler, bare ? [] : before, bare ? [] : after), config),
-      );
-      if (cache.size < 256) cache.set(key, dispatcher);
-    }
-    return dispatcher;
-  };
 }
 
 const MCP_PATH = "/mcp";

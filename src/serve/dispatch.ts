@@ -91,7 +91,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
 
   const finish = (response: WebResponse, raw: globalThis.Request): WebResponse => {
     if (responseRules.length === 0) return response;
-    if (checkExcludedPath && config.excludedHeaderPaths.has(normalisedPath(raw.url))) return response;
+    if (checkExcludedPath && config.excludedHeaderPaths.has(matchPath(raw.url))) return response;
     return withHeaderRules(response, responseRules);
   };
 
@@ -327,9 +327,6 @@ export function withHeaderRules(response: WebResponse, rules: readonly HeaderRul
     return copy;
   }
 }
-
-/** The request path without query, without a trailing slash (except the root): src/http/request-target.ts. */
-export const normalisedPath = matchPath;
 
 function withMissingHeaders(response: WebResponse, headers: Record<string, string>): WebResponse {
   const missing = Object.entries(headers).filter(([name]) => !response.headers.has(name));

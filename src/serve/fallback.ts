@@ -4,6 +4,7 @@ import { createMatcher } from "../match/index.ts";
 import type { PathMatcher, RouterEngine } from "../match/types.ts";
 import { BadRequestError } from "../response/errors.ts";
 import type { Dispatcher, Params } from "./dispatch.ts";
+import type { ErrorDispatchers } from "./error-dispatchers.ts";
 
 type WebResponse = globalThis.Response;
 
@@ -29,12 +30,7 @@ export class Runtime {
     engine: RouterEngine,
     private readonly fallbacks: FallbackHandler[],
     /** Answers with the app-global middlewares around an error status (404, 405, 400). */
-    private readonly errorDispatcher: (
-      status: number,
-      headers?: Record<string, string>,
-      message?: string,
-      bare?: boolean,
-    ) => Dispatcher,
+    private readonly errorDispatcher: ErrorDispatchers,
   ) {
     this.matcher = createMatcher(engine);
     for (const pattern of table.keys()) this.matcher.add(pattern);

@@ -1,26 +1,18 @@
-import type { ArgSpec } from "../args/t.ts";
-import type { AuthenticationHandler } from "../auth/handler.ts";
-import type { BeforeMiddleware } from "../router/middleware.ts";
+import { planRoute } from "../plan/plan.ts";
+import type { RouterTree } from "../plan/tree.ts";
 import { patternParams } from "../router/route.ts";
-import type { RouterBase } from "../router/router-base.ts";
-import { compileRoute, type Dispatcher, type PipelineConfig, type RoutePlan } from "../serve/dispatch.ts";
+import { compileRoute, type Dispatcher, type PipelineConfig } from "../serve/dispatch.ts";
 import type { RouteTable } from "../serve/fallback.ts";
 import type { TopicHub } from "../topics/hub.ts";
 import type { ResolvedWebSocketOptions } from "./options.ts";
-import type { WebSocketRoute } from "./route.ts";
 import { isUpgradeRequest, WebSocketRuntime } from "./runtime.ts";
 import { topicOf } from "./topic.ts";
 
 export { WebSocketRuntime } from "./runtime.ts";
 
-/** What build.ts resolves for a route from its chain of routers (the same as for HTTP routes). */
-export interface UpgradeScope {
-  before: BeforeMiddleware[];
-  auth: AuthenticationHandler | null;
-}
-
 export interface MountInput {
-  root: RouterBase;
+  /** The router tree, walked once by the build (src/plan/tree.ts). */
+  tree: RouterTree;
   options: ResolvedWebSocketOptions;
   /** The app's topics: where `broadcast` and `app.publish` go. */
   hub: TopicHub;
@@ -30,7 +22,6 @@ export interface MountInput {
   config: PipelineConfig;
   /** Wraps the upgrade dispatcher like the others (the access log: an upgrade is logged with status 101). */
   wrap?: (dispatcher: Dispatcher) => Dispatcher;
-  scope(chain: RouterBase[], path: string): UpgradeScope;
 }
 
 /**
@@ -43,38 +34,22 @@ export interface MountInput {
  * without `Upgrade: websocket`. Returns `null` when the app has no WebSocket route.
  */
 export function mountWebSockets(input: MountInput): WebSocketRuntime | null {
-  const owned = collectWebSockets(input.root, [input.root]);
+  const owned = input.tree.websockets;
   if (owned.length === 0) return null;
   const runtime = new WebSocketRuntime(input.options, input.hub);
   for (const { route, chain } of owned) {
     const pattern = route.path;
     const names = patternParams(pattern);
-    const { before, auth } = input.scope(chain, pattern);
-    const routers = chain.slice(1);
-    const plan: RoutePlan = {
+    // The same planner as HTTP routes (src/plan/plan.ts): a GET of its path, with no after-middlewares.
+    const plan = planRoute(input.tree, chain, {
       pattern,
       method: "GET",
       handler: (request) => runtime.upgrade(route, request, topicOf(pattern, names, request.pathParams)),
-      before,
-      after: [],
-      auth,
-      authRequired: route.options.authRequired === true,
-      args: route.options.args && Object.keys(route.options.args).length > 0 ? route.options.args : null,
-      pathParamNames: names,
-      body: null,
-      routerDependencies:
-        routers.length > 0
-          ? Object.assign({}, ...routers.map((r) => r.dependencies))
-          : input.root.dependencies,
-    };
-    if (plan.authRequired && plan.auth === null) {
-      throw new Error(`WebSocket ${pattern} has authRequired but no authentication is configured`);
-    }
-    for (const [name, spec] of Object.entries(plan.args ?? {})) {
-      if (typeof (spec as ArgSpec<unknown>)?.parse !== "function") {
-        throw new TypeError(`args.${name} of WebSocket ${pattern} is not a t.* spec`);
-      }
-    }
+      options: { authRequired: route.options.authRequired, args: route.options.args },
+      label: `WebSocket ${pattern}`,
+    });
+    // An upgrade has no response for after-middlewares to see.
+    plan.after = [];
     const methods = input.table.get(pattern) ?? new Map<string, Dispatcher>();
     input.table.set(pattern, methods);
     input.statics.delete(`GET ${pattern}`);
@@ -119,16 +94,3 @@ function unmark(response: globalThis.Response): globalThis.Response {
 }
 
 const same = (dispatcher: Dispatcher): Dispatcher => dispatcher;
-
-interface OwnedWebSocket {
-  route: WebSocketRoute;
-  chain: RouterBase[];
-}
-
-/** Every WebSocket route of the tree with its chain of routers, outermost first (like build.ts `collectRoutes`). */
-export function collectWebSockets(router: RouterBase, chain: RouterBase[]): OwnedWebSocket[] {
-  return [
-    ...router.websockets.map((route) => ({ route: route as WebSocketRoute, chain })),
-    ...router.children.flatMap((child) => collectWebSockets(child, [...chain, child])),
-  ];
-}

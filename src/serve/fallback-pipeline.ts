@@ -10,8 +10,8 @@
  */
 
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
-import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "../serve/dispatch.ts";
-import type { FallbackHandler } from "../serve/fallback.ts";
+import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "./dispatch.ts";
+import type { FallbackHandler } from "./fallback.ts";
 
 type WebResponse = globalThis.Response;
 

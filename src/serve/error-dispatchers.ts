@@ -1,0 +1,48 @@
+/**
+ * The answers the framework gives by itself (404, 405 with `Allow`, 400 for a
+ * refused target, 204 for OPTIONS) still pass through the app-global
+ * middlewares and response headers, so that CORS, sessions and header rules
+ * apply to them as to any route.
+ */
+import { HttpError } from "../response/errors.ts";
+import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
+import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "./dispatch.ts";
+
+/**
+ * Makes (and caches) the dispatcher of one framework answer: `status`, its headers and message.
+ * `bare`: a request refused before routing (bad Host or target) gets only the response headers,
+ * since no middleware may act on a request whose target is not trusted.
+ */
+export type ErrorDispatchers = (
+  status: number,
+  headers?: Record<string, string>,
+  message?: string,
+  bare?: boolean,
+) => Dispatcher;
+
+export function errorDispatchers(
+  before: BeforeMiddleware[],
+  after: AfterMiddleware[],
+  config: PipelineConfig,
+  wrap: (dispatcher: Dispatcher) => Dispatcher,
+): ErrorDispatchers {
+  const cache = new Map<string, Dispatcher>();
+  return (status, headers = {}, message, bare = false) => {
+    const key = `${status} ${JSON.stringify(headers)} ${message ?? ""} ${bare}`;
+    let dispatcher = cache.get(key);
+    if (!dispatcher) {
+      const handler =
+        status === 204
+          ? () => new globalThis.Response(null, { status: 204, headers })
+          : () => {
+              throw new HttpError(status, message, headers);
+            };
+      dispatcher = wrap(
+        compileRoute(builtInPlan("", "GET", handler, bare ? [] : before, bare ? [] : after), config),
+      );
+      // Bounded: the key holds the Allow header and the message, which vary only with the app's routes.
+      if (cache.size < 256) cache.set(key, dispatcher);
+    }
+    return dispatcher;
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The first stop of a request on the `bun` engine: Bun's native route table.
+ * Each entry is either a const route's static response (Bun answers without
+ * any JavaScript) or a small function that reads the path params and calls
+ * the route's compiled dispatcher (src/serve/dispatch.ts). Requests Bun's
+ * table cannot answer safely go to the generic path (src/serve/fallback.ts).
+ */
+import type { Server } from "bun";
+import { requestProblem } from "../http/request-target.ts";
+import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
+import { patternParams } from "../router/route.ts";
+import type { Dispatcher, Params } from "./dispatch.ts";
+import { decodeParams, type RouteTable } from "./fallback.ts";
+
+type WebResponse = globalThis.Response;
+/** What Bun calls for one method of one route key. */
+export type BunHandler = (req: Bun.BunRequest, server: Server<unknown>) => WebResponse | Promise<WebResponse>;
+/** `Bun.serve({ routes })`: route key → method → handler or static response. */
+export type BunRoutes = Record<string, Partial<Record<string, BunHandler | WebResponse>>>;
+
+/**
+ * Bun's native route table: one function per method, or the static response of a const route.
+ * `only` restricts it to some patterns (see `constRoutes`).
+ */
+export function nativeRoutes(
+  table: RouteTable,
+  statics: Map<string, WebResponse>,
+  slowPath: BunHandler,
+  patternFor: PatternFor,
+  only?: Set<string>,
+): BunRoutes {
+  const routes: BunRoutes = {};
+  // bunRouteTable validates every pattern and resolves the key collisions as the JS trie would.
+  const keys = bunRouteTable(table.keys());
+  for (const [key, pattern] of keys) {
+    if (only && !only.has(pattern)) continue;
+    const methods = table.get(pattern) as Map<string, Dispatcher>;
+    const entry: Partial<Record<string, BunHandler | WebResponse>> = {};
+    const readParams = paramReader(pattern, patternFor);
+    for (const [method, dispatcher] of methods) {
+      const fixed = statics.get(`${method} ${pattern}`);
+      entry[method] =
+        fixed ?? ((req, server) => dispatchNative(dispatcher, req, server, readParams, slowPath));
+    }
+    routes[key] = entry;
+  }
+  return routes;
+}
+
+/**
+ * The `js` and `ffi` engines match in JavaScript, but a const route on a fixed path still goes to
+ * Bun's native table as a static response (DESIGN §2: "const routes: static Response, no JS at
+ * all"): there is nothing to match. The other methods of that path go with it, exactly as the
+ * `bun` engine serves them; everything else stays with the engine.
+ */
+export function constRoutes(
+  table: RouteTable,
+  statics: Map<string, WebResponse>,
+  slowPath: BunHandler,
+): BunRoutes {
+  const fixed = new Set<string>();
+  for (const id of statics.keys()) {
+    const pattern = id.slice(id.indexOf(" ") + 1);
+    if (table.has(pattern) && patternParams(pattern).length === 0) fixed.add(pattern);
+  }
+  if (fixed.size === 0) return {};
+  try {
+    // Fixed paths only: Bun matched the target exactly, so there is nothing to re-match.
+    return nativeRoutes(table, statics, slowPath, () => null, fixed);
+  } catch {
+    // A pattern Bun's table cannot take: the engine serves the const route too (from JavaScript).
+    return {};
+  }
+}
+
+/** The route's params, or `null` when the request must be re-routed by its resolved path. */
+type ParamSource = (req: Bun.BunRequest) => Params | null;
+
+/**
+ * Bun matches the raw target but `req.url` holds it with dot segments resolved
+ * (src/http/request-target.ts): `nativeParamReader` sends the requests where
+ * they differ back to the generic path, which routes them as the `js` engine
+ * does. Bun also decodes `req.params` itself and turns malformed escapes into
+ * U+FFFD; the framework's contract is strict decoding, so percent-encoded
+ * paths (and wildcards, whose capture Bun does not report) are re-read from
+ * the raw path.
+ */
+function paramReader(pattern: string, patternFor: PatternFor): ParamSource {
+  if (patternParams(pattern).length === 0) return () => ({});
+  const read = nativeParamReader(pattern, patternFor);
+  return (req) => {
+    const bunParams = req.params as Params;
+    const raw = read(req.url, bunParams);
+    if (raw === null || raw === bunParams) return raw;
+    return decodeParams(raw);
+  };
+}
+
+/** One native-table request: the request-target check, the params, then the route's dispatcher. */
+function dispatchNative(
+  dispatcher: Dispatcher,
+  req: Bun.BunRequest,
+  server: Server<unknown>,
+  readParams: ParamSource,
+  slowPath: BunHandler,
+): WebResponse | Promise<WebResponse> {
+  // A bad Host or target: the generic path answers 400 with the global middlewares and headers.
+  if (requestProblem(req) !== null) return slowPath(req, server);
+  let params: Params | null;
+  try {
+    params = readParams(req);
+  } catch {
+    // Malformed escapes: the generic path answers 400 with the global middlewares and headers.
+    return slowPath(req, server);
+  }
+  return params === null ? slowPath(req, server) : dispatcher(req, server, params);
+}
