@@ -38,6 +38,14 @@ export interface StartFlags {
   compileNativePath?: string;
   createNativeFile?: string;
   disableOpenapi: boolean;
+  /** `--tls-cert` (or `$WEBFW_TLS_CERT`): path of the PEM certificate chain; always together with `tlsKey`. */
+  tlsCert?: string;
+  /** `--tls-key` (or `$WEBFW_TLS_KEY`): path of the PEM private key. */
+  tlsKey?: string;
+  /** `--http2`: HTTP/2 beside HTTP/1.1 (ALPN with TLS, prior knowledge without). */
+  http2: boolean;
+  /** `--http3`: HTTP/3 (QUIC, UDP on the same port) beside the rest; needs TLS. */
+  http3: boolean;
   createOptions: CreateFlags;
   /** Arguments that are not flags (for `webfw`, the app file). `app.start()` ignores them. */
   positionals: string[];
@@ -136,6 +144,34 @@ export const FLAG_DEFS: readonly FlagDef[] = [
     valueHint: "N",
     defaultText: "8080, or $WEBFW_PORT",
     description: "Port to listen on (0 picks a free one)",
+  },
+  {
+    name: "tls-cert",
+    kind: "string",
+    group: "run",
+    valueHint: "PATH",
+    defaultText: "$WEBFW_TLS_CERT",
+    description: "Serve HTTPS with this PEM certificate chain (needs --tls-key)",
+  },
+  {
+    name: "tls-key",
+    kind: "string",
+    group: "run",
+    valueHint: "PATH",
+    defaultText: "$WEBFW_TLS_KEY",
+    description: "The PEM private key of --tls-cert",
+  },
+  {
+    name: "http2",
+    kind: "boolean",
+    group: "run",
+    description: "Also speak HTTP/2 (negotiated by ALPN over TLS; prior knowledge without TLS)",
+  },
+  {
+    name: "http3",
+    kind: "boolean",
+    group: "run",
+    description: "Also speak HTTP/3 over QUIC on the same port (UDP); needs TLS; experimental in Bun",
   },
   {
     name: "open-browser",
@@ -446,6 +482,17 @@ export function parseFlags(argv: readonly string[], env: Env = {}, options: Pars
     );
   }
 
+  // Environment first, flags win (as for the host and port); a certificate without its key is a mistake either way.
+  const tlsCert = str("tls-cert") ?? envValue(env, "WEBFW_TLS_CERT");
+  const tlsKey = str("tls-key") ?? envValue(env, "WEBFW_TLS_KEY");
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) {
+    throw new FlagError(
+      tlsCert === undefined
+        ? "--tls-key needs --tls-cert too (or $WEBFW_TLS_CERT)"
+        : "--tls-cert needs --tls-key too (or $WEBFW_TLS_KEY)",
+    );
+  }
+
   const create = bool("create");
   if (!create) {
     for (const name of ["name", "dir", "template", "docker", "yes", "webfw-spec"]) {
@@ -469,6 +516,10 @@ export function parseFlags(argv: readonly string[], env: Env = {}, options: Pars
     compileNativePath: str("compile-native-path"),
     createNativeFile: str("create-native-file"),
     disableOpenapi: bool("disable-openapi"),
+    tlsCert,
+    tlsKey,
+    http2: bool("http2"),
+    http3: bool("http3"),
     createOptions: {
       name: str("name"),
       dir: str("dir"),
@@ -484,6 +535,11 @@ export function parseFlags(argv: readonly string[], env: Env = {}, options: Pars
 
 function envHost(env: Env): string | undefined {
   const raw = env.WEBFW_HOST;
+  return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+}
+
+function envValue(env: Env, name: string): string | undefined {
+  const raw = env[name];
   return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
 }
 
@@ -558,6 +614,6 @@ export function usage(): string {
     lines.push("");
   }
   lines.push("Flags take their value as --flag VALUE or --flag=VALUE.");
-  lines.push("Environment: WEBFW_HOST, WEBFW_PORT (flags win over them).");
+  lines.push("Environment: WEBFW_HOST, WEBFW_PORT, WEBFW_TLS_CERT, WEBFW_TLS_KEY (flags win over them).");
   return lines.join("\n");
 }

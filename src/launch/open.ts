@@ -38,7 +38,7 @@ export function openUrl(url: string, env: Record<string, string | undefined> = p
 }
 
 /** The URL a browser should open for a server bound to `host:port` (wildcard addresses become localhost). */
-export function browserUrl(host: string, port: number): string {
+export function browserUrl(host: string, port: number, scheme: "http" | "https" = "http"): string {
   const shown = host === "0.0.0.0" || host === "::" || host === "" ? "localhost" : host;
-  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}/`;
+  return `${scheme}://${shown.includes(":") ? `[${shown}]` : shown}:${port}/`;
 }

@@ -16,6 +16,7 @@ import {
 } from "../process/env.ts";
 import { respawnArgv } from "../process/respawn.ts";
 import { superviseProcesses } from "../process/supervisor.ts";
+import { tlsFileProblem } from "../transport/tls.ts";
 import { runCompileNative, runOneShotAction } from "./actions.ts";
 import { FlagError, parseFlags, type StartFlags, usage } from "./flags.ts";
 
@@ -90,6 +91,15 @@ export async function prepareStart(options: PrepareStartOptions = {}): Promise<S
   if (flags.compileNativePath !== undefined && !flags.dev) {
     const compiled = runCompileNative(flags.compileNativePath);
     if (compiled !== 0) return { action: "exit", code: compiled };
+  }
+
+  // Children would each fail on an unreadable certificate, and the supervisor retry them: say it once, now.
+  if ((flags.dev || flags.processes > 1) && flags.tlsCert !== undefined && flags.tlsKey !== undefined) {
+    const problem = tlsFileProblem(flags.tlsCert, "--tls-cert") ?? tlsFileProblem(flags.tlsKey, "--tls-key");
+    if (problem !== null) {
+      process.stderr.write(`webfw: ${problem}\n`);
+      return { action: "exit", code: 2 };
+    }
   }
 
   // Children re-run this program with the flags parsed here (which may come from `start({ argv })`).

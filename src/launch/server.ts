@@ -5,6 +5,12 @@ import { logger } from "../log/logger.ts";
 import type { BuiltApp } from "../plan/build.ts";
 import { onShutdownSignal } from "../process/shutdown.ts";
 import { textResponse } from "../response/error-response.ts";
+import {
+  bunServeTransport,
+  explainListenError,
+  type ResolvedTransport,
+  resolveTransport,
+} from "../transport/options.ts";
 import { WorkerPool } from "../workers/pool.ts";
 import { inWorkerMode } from "../workers/worker-mode.ts";
 import { browserUrl, openUrl } from "./open.ts";
@@ -17,7 +23,7 @@ export type { StartOptions } from "./start-options.ts";
 export interface ServerHandle {
   readonly port: number;
   readonly hostname: string;
-  /** `http://host:port` */
+  /** `http://host:port`, or `https://host:port` with TLS */
   readonly url: string;
   readonly server: Server<unknown>;
   /** Stops accepting, lets in-flight requests finish (up to the drain timeout), then runs the shutdown handlers. */
@@ -39,6 +45,8 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
     plan = decision.plan;
   }
   const start = resolveStart(app, options, plan);
+  // TLS files are read before anything starts, so a bad path fails here with its name.
+  const transport = await resolveTransport(options, plan?.flags);
   if (plan?.flags.disableOpenapi) (app.config as { openapi: unknown }).openapi = false;
   if (start.dev) (app.config as { dev: boolean }).dev = true;
   const pool = start.workers > 1 ? new WorkerPool(app.mainFile, start.workers) : null;
@@ -52,7 +60,7 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
     // Topics (src/topics/): connect the Redis relay before listening, so a bad redisUrl fails start().
     await app.topicHub().start(app.broadcastConfig);
     for (const handler of app.startupHandlers) await handler();
-    server = listen(app, start, built);
+    server = listen(app, start, built, transport);
   } catch (error) {
     // Nothing may outlive a failed start: Workers, the Redis relay, native matchers.
     app.topicHub().stop();
@@ -93,12 +101,12 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   const handle: ServerHandle = {
     port,
     hostname,
-    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
+    url: `${transport.scheme}://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
     server,
     stop,
   };
   if (start.handleSignals) onShutdownSignal(() => stop());
-  if (plan?.openBrowser) openUrl(browserUrl(hostname, port));
+  if (plan?.openBrowser) openUrl(browserUrl(hostname, port, transport.scheme));
   return handle;
 }
 
@@ -119,9 +127,29 @@ function workerModeHandle(): Promise<ServerHandle> {
   });
 }
 
-function listen(app: Webfw, start: ResolvedStart, built: BuiltApp): Server<unknown> {
+function listen(
+  app: Webfw,
+  start: ResolvedStart,
+  built: BuiltApp,
+  transport: ResolvedTransport,
+): Server<unknown> {
+  try {
+    return serve(app, start, built, transport);
+  } catch (error) {
+    throw explainListenError(error, transport);
+  }
+}
+
+function serve(
+  app: Webfw,
+  start: ResolvedStart,
+  built: BuiltApp,
+  transport: ResolvedTransport,
+): Server<unknown> {
   const maxBodySize = app.config.maxBodySize;
   return Bun.serve({
+    // TLS, HTTP/2, HTTP/3 (src/transport/): no keys at all when they are off.
+    ...bunServeTransport(transport),
     hostname: start.host,
     port: start.port,
     reusePort: start.reusePort,

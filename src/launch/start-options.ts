@@ -1,7 +1,9 @@
 import type { Webfw } from "../app.ts";
+import type { TransportOptions } from "../transport/options.ts";
 import type { StartPlan } from "./prepare-start.ts";
 
-export interface StartOptions {
+/** `tls`, `http2` and `http3` come from src/transport/options.ts (docs/deployment.md). */
+export interface StartOptions extends TransportOptions {
   /** Port; 0 picks a free one. Wins over `--port` and `WEBFW_PORT`. Default 8080. */
   port?: number;
   /** Interface to bind; wins over `--host` and `WEBFW_HOST`. Default 127.0.0.1. */

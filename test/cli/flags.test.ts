@@ -286,3 +286,33 @@ describe("flag table and usage", () => {
     for (const name of spec) expect(findFlag(name)).toBeDefined();
   });
 });
+
+describe("parseFlags: TLS and HTTP versions", () => {
+  test("--tls-cert/--tls-key, --http2, --http3; off by default", () => {
+    expect(parse([])).toMatchObject({ http2: false, http3: false });
+    expect(parse([]).tlsCert).toBeUndefined();
+    const flags = parse(["--tls-cert", "c.pem", "--tls-key=k.pem", "--http2", "--http3"]);
+    expect(flags).toMatchObject({ tlsCert: "c.pem", tlsKey: "k.pem", http2: true, http3: true });
+    expect(parse(["--http2=false"]).http2).toBe(false);
+  });
+
+  test("WEBFW_TLS_CERT/WEBFW_TLS_KEY, flags win", () => {
+    const env = { WEBFW_TLS_CERT: "env-c.pem", WEBFW_TLS_KEY: "env-k.pem" };
+    expect(parse([], env)).toMatchObject({ tlsCert: "env-c.pem", tlsKey: "env-k.pem" });
+    expect(parse(["--tls-cert", "c.pem"], env)).toMatchObject({ tlsCert: "c.pem", tlsKey: "env-k.pem" });
+  });
+
+  test("a certificate without its key (or the other way) is refused", () => {
+    expect(parseError(["--tls-cert", "c.pem"])).toBe("--tls-cert needs --tls-key too (or $WEBFW_TLS_KEY)");
+    expect(parseError(["--tls-key", "k.pem"])).toBe("--tls-key needs --tls-cert too (or $WEBFW_TLS_CERT)");
+    expect(parseError(["--tls-cert"])).toBe("--tls-cert needs a value (--tls-cert PATH)");
+    expect(parseError(["--tls-cert", " ", "--tls-key", "k"])).toBe("--tls-cert needs a non-empty value");
+    expect(parseError(["--http2=maybe"])).toContain("--http2 is a switch");
+  });
+
+  test("--help lists them", () => {
+    const text = usage();
+    for (const flag of ["--tls-cert PATH", "--tls-key PATH", "--http2", "--http3"])
+      expect(text).toContain(flag);
+  });
+});

@@ -78,9 +78,9 @@ export async function waitFor<T>(
 }
 
 /** GET that never throws: undefined while the server is not up. */
-export async function tryGet(url: string): Promise<Response | undefined> {
+export async function tryGet(url: string, init: RequestInit = {}): Promise<Response | undefined> {
   try {
-    return await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(2000) });
   } catch {
     return undefined;
   }

@@ -8,18 +8,25 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { freePort, REPO, runCli, tempDir, testEnv, tryGet, waitFor } from "../cli/helpers.ts";
-import { type CallInit, FEATURES, LAYERS, TOKEN } from "./table.ts";
+import { makeCert, type TestCert } from "../helpers/tls.ts";
+import { type CallInit, clientTransport, FEATURES, LAYERS, TOKEN } from "./table.ts";
 
 const APP = join(import.meta.dir, "app.ts");
 
 interface RunMode {
   name: string;
+  /** The server speaks TLS (and HTTP/2): the clients use https, wss and fetch over HTTP/2. */
+  tls?: boolean;
   /** The command that serves the app on `port`. */
   command(port: number): Promise<string[]>;
 }
 
 let tmp: { path: string; remove: () => void } | null = null;
-afterAll(() => tmp?.remove());
+let cert: TestCert | null = null;
+afterAll(() => {
+  tmp?.remove();
+  cert?.remove();
+});
 
 const ALL_MODES: RunMode[] = [
   { name: "inline", command: async (port) => [process.execPath, APP, "--port", String(port)] },
@@ -42,6 +49,24 @@ const ALL_MODES: RunMode[] = [
       return [binary, "--port", String(port), "--workers", "2"];
     },
   },
+  {
+    name: "https + http2",
+    tls: true,
+    async command(port) {
+      cert ??= await makeCert();
+      return [
+        process.execPath,
+        APP,
+        "--port",
+        String(port),
+        "--tls-cert",
+        cert.cert,
+        "--tls-key",
+        cert.key,
+        "--http2",
+      ];
+    },
+  },
 ];
 
 const only = process.env.COMBINATION_MODES?.split(",");
@@ -53,6 +78,8 @@ for (const mode of MODES) {
     let proc: ReturnType<typeof Bun.spawn> | null = null;
     let stderr = "";
     beforeAll(async () => {
+      // Describe blocks run one after the other: the clients follow this mode's transport.
+      clientTransport.tls = mode.tls === true;
       const port = freePort();
       const child = Bun.spawn(await mode.command(port), {
         cwd: REPO,
@@ -64,10 +91,13 @@ for (const mode of MODES) {
       void new Response(child.stderr).text().then((text) => {
         stderr = text;
       });
-      base = `http://127.0.0.1:${port}`;
-      await waitFor(() => tryGet(`${base}/f/json`), 30_000, `${mode.name} to listen`).catch((error) => {
-        throw new Error(`${error}\n${stderr}`);
-      });
+      base = `${mode.tls ? "https" : "http"}://127.0.0.1:${port}`;
+      const probe = (mode.tls ? { tls: { rejectUnauthorized: false } } : {}) as RequestInit;
+      await waitFor(() => tryGet(`${base}/f/json`, probe), 30_000, `${mode.name} to listen`).catch(
+        (error) => {
+          throw new Error(`${error}\n${stderr}`);
+        },
+      );
     }, 120_000);
     afterAll(async () => {
       proc?.kill("SIGTERM");
@@ -94,7 +124,10 @@ for (const mode of MODES) {
     }
 
     test("the server is still healthy after every cell", async () => {
-      const response = await fetch(`${base}/f/json`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const response = await fetch(`${base}/f/json`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+        ...(mode.tls ? { tls: { rejectUnauthorized: false } } : {}),
+      } as RequestInit);
       expect(response.status).toBe(200);
     });
   });

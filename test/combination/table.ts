@@ -106,6 +106,20 @@ export interface Layer {
 
 export const featurePath = (name: string) => `/f/${name}`;
 
+/**
+ * How the suite's clients reach the server: plain HTTP/1.1, or TLS with HTTP/2 for the
+ * `--tls-cert --http2` run mode (WebSockets then upgrade over HTTP/1.1 on the TLS port).
+ * The test's certificate is self-signed, so the clients do not verify it there; curl
+ * checks certificates in test/transport/.
+ */
+export const clientTransport: { tls: boolean } = { tls: false };
+
+function fetchTransport(): RequestInit {
+  return clientTransport.tls
+    ? ({ protocol: "http2", tls: { rejectUnauthorized: false } } as RequestInit)
+    : {};
+}
+
 function url(base: string, path: string, query?: string): string {
   return `${base}${path}${query ? `?${query}` : ""}`;
 }
@@ -118,6 +132,7 @@ export async function httpExchange(
   request: RequestInit = {},
 ): Promise<Exchange> {
   const response = await fetch(url(base, path, init.query), {
+    ...fetchTransport(),
     ...request,
     headers: { ...(request.headers as Record<string, string>), ...init.headers },
     redirect: "manual",
@@ -154,13 +169,19 @@ async function wsHandshake(base: string, path: string, init: CallInit): Promise<
     "Sec-WebSocket-Version: 13",
     ...Object.entries(init.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
   ];
+  const request = `${lines.join("\r\n")}\r\n\r\n`;
   let text = "";
   const { promise, resolve, reject } = Promise.withResolvers<Exchange>();
   const timer = setTimeout(() => reject(new Error("no handshake answer")), 5_000);
   const socket = await Bun.connect({
     hostname: "127.0.0.1",
     port: Number(port),
+    ...(clientTransport.tls ? { tls: { rejectUnauthorized: false } } : {}),
     socket: {
+      // Over TLS a write before the handshake is lost: send the request once it is done.
+      handshake(sock) {
+        sock.write(request);
+      },
       data(sock, chunk) {
         text += Buffer.from(chunk).toString("latin1");
         const end = text.indexOf("\r\n\r\n");
@@ -183,13 +204,14 @@ async function wsHandshake(base: string, path: string, init: CallInit): Promise<
       },
     },
   });
-  socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+  if (!clientTransport.tls) socket.write(request);
   return promise;
 }
 
 /** Sends one message on a real WebSocket and returns the first answer. */
 async function wsEcho(base: string, path: string, headers: Record<string, string>): Promise<string> {
-  const ws = new WebSocket(`${base.replace("http", "ws")}${path}`, { headers } as unknown as string[]);
+  const options = clientTransport.tls ? { headers, tls: { rejectUnauthorized: false } } : { headers };
+  const ws = new WebSocket(`${base.replace("http", "ws")}${path}`, options as unknown as string[]);
   const { promise, resolve, reject } = Promise.withResolvers<string>();
   const timer = setTimeout(() => reject(new Error("no WebSocket answer")), 5_000);
   ws.onopen = () => ws.send("ping");
