@@ -10,6 +10,11 @@ import { Mcp } from "./mcp/index.ts";
 import { resolveOpenApiOptions } from "./openapi/options.ts";
 import type { OpenApiOptions } from "./openapi/types.ts";
 import { type BuildOptions, type BuiltApp, buildRuntime } from "./plan/build.ts";
+import {
+  type RequestIdOptions,
+  type ResolvedRequestIdOptions,
+  resolveRequestIdOptions,
+} from "./request-id/options.ts";
 import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
 import { RouterBase } from "./router/router-base.ts";
 import type { FallbackHandler } from "./serve/fallback.ts";
@@ -49,6 +54,11 @@ export interface WebfwOptions {
   openapi?: false | OpenApiOptions;
   /** WebSocket limits: `maxPayloadLength`, `backpressureLimit`, `idleTimeout`, … (docs/websockets.md). */
   websocket?: WebSocketOptions;
+  /**
+   * Request ids (docs/request-ids.md): `true` echoes every request's id as `X-Request-Id` and writes
+   * it in the access log. `request.id` works either way. Default off.
+   */
+  requestId?: boolean | RequestIdOptions;
 }
 
 export type LifecycleHandler = () => unknown;
@@ -58,9 +68,11 @@ export type ExceptionHandler = (error: unknown, request: Request) => unknown;
 export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T> {
   /** The app's main file: worker processes and Workers import it. */
   readonly mainFile: string;
-  readonly config: Required<Omit<WebfwOptions, "formLimits" | "websocket">> & {
+  readonly config: Required<Omit<WebfwOptions, "formLimits" | "websocket" | "requestId">> & {
     formLimits: FormLimits;
     websocket: ResolvedWebSocketOptions;
+    /** `null` when request ids are off. */
+    requestId: ResolvedRequestIdOptions | null;
   };
   /** The Model Context Protocol endpoint (`POST /mcp`), active once something is registered. */
   readonly mcp = new Mcp();
@@ -95,6 +107,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T> {
       requestTimeoutMs: checkTimeout(options.requestTimeoutMs, "requestTimeoutMs"),
       openapi: resolveOpenApiOptions(options.openapi),
       websocket: resolveWebSocketOptions(options.websocket),
+      requestId: resolveRequestIdOptions(options.requestId),
     };
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);

@@ -7,6 +7,7 @@ import {
   type ParsedForm,
   parseFormSync,
 } from "../body/forms.ts";
+import { requestIdOf } from "../request-id/id.ts";
 import { BadRequestError } from "../response/errors.ts";
 import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/route.ts";
 import type { Session } from "../sessions/session.ts";
@@ -58,6 +59,7 @@ export class Request<
   // Created on first use: most requests never touch them, and every allocation counts on the hot path.
   private argsValue: A | null = null;
   private stateValue: Record<string, unknown> | null = null;
+  private idValue: string | null = null;
 
   constructor(
     raw: globalThis.Request,
@@ -81,6 +83,19 @@ export class Request<
   }
   set args(value: A) {
     this.argsValue = value;
+  }
+
+  /**
+   * This request's id (docs/request-ids.md): the client's `X-Request-Id` when it is sane
+   * (1–128 visible ASCII characters), else a new UUIDv7. With `requestId` on, it is echoed on the
+   * response and written in the access log; error logs and background-task failures carry it always.
+   */
+  get id(): string {
+    this.idValue ??= requestIdOf(this.raw);
+    return this.idValue;
+  }
+  set id(value: string) {
+    this.idValue = value;
   }
 
   /** Per-request state for middlewares (sessions, timing, …). */

@@ -23,8 +23,11 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warning(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
-  /** The per-request line, at INFO: `msg="GET /x 200" method=GET path=/x status=200 duration_ms=1.234`. */
-  accessLog(method: string, path: string, status: number, durationMs: number): void;
+  /**
+   * The per-request line, at INFO:
+   * `msg="GET /x 200" method=GET path=/x status=200 duration_ms=1.234 request_id=0191…`.
+   */
+  accessLog(method: string, path: string, status: number, durationMs: number, requestId?: string): void;
 }
 
 const RANK: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARNING: 30, ERROR: 40 };
@@ -128,7 +131,7 @@ export function createLogger(
     info: (msg, fields) => log("INFO", msg, fields),
     warning: (msg, fields) => log("WARNING", msg, fields),
     error: (msg, fields) => log("ERROR", msg, fields),
-    accessLog(method, path, status, durationMs) {
+    accessLog(method, path, status, durationMs, requestId) {
       // The level check comes first so that a disabled access log costs one comparison per request.
       if (RANK.INFO < threshold) return;
       write(
@@ -137,6 +140,7 @@ export function createLogger(
           path,
           status,
           duration_ms: Math.round(durationMs * 1000) / 1000,
+          request_id: requestId,
         }),
         "INFO",
       );

@@ -14,6 +14,8 @@ import {
   wantsEndpoint,
 } from "../mcp/mount-extras.ts";
 import { openApiRoutes } from "../openapi/index.ts";
+import { withRequestId } from "../request-id/echo.ts";
+import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { RouterBase } from "../router/router-base.ts";
@@ -61,7 +63,7 @@ export interface BuildOptions {
 
 export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Promise<BuiltApp> {
   const pool = options.pool ?? null;
-  const wrap = options.accessLog ? withAccessLog : (dispatcher: Dispatcher) => dispatcher;
+  const wrap = layers(app, options);
   const config: PipelineConfig = {
     maxBodySize: app.config.maxBodySize,
     // One budget per built app (per process): every route's body counts against it.
@@ -76,7 +78,12 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     globalDependencies: app.globalDependencies,
     exceptionHandler: app.exceptionHandler,
     logError: (error, request) =>
-      logger.error("unhandled error in handler", { method: request.method, url: request.url, error }),
+      logger.error("unhandled error in handler", {
+        method: request.method,
+        url: request.url,
+        request_id: requestIdOf(request),
+        error,
+      }),
     dev: app.config.dev,
     requestTimeoutMs: app.config.requestTimeoutMs,
   };
@@ -106,7 +113,9 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     plans.push(plan);
     if (route.options.const) {
       const response = await constResponse(plan, config);
-      if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null) {
+      // A per-request layer (request ids) needs JavaScript on every request: no static response then.
+      const perRequest = app.config.requestId !== null;
+      if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
         // Served by Bun itself, so the application's response headers are baked in once here.
         const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
         statics.set(`${route.method} ${route.path}`, withHeaderRules(response.clone(), rules));
@@ -127,7 +136,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   const mcpRouteTools = bindMcpRouteTools(mcpExtras, table);
   if (wantsEndpoint(app.mcp, mcpRouteTools) && !table.has(MCP_PATH)) {
     const access = gateConfig(app.mcp, app.authHandler, mcpRouteTools);
-    table.set(MCP_PATH, mcpDispatchers(app, globalBefore, globalAfter, config, access));
+    table.set(MCP_PATH, mcpDispatchers(app, globalBefore, globalAfter, config, access, wrap));
   }
 
   // WebSocket routes become the GET of their path; the upgrade runs the same before-middlewares and auth as a route there.
@@ -150,6 +159,20 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
       ? nativeRoutes(table, statics, handle, (path) => runtime.patternFor(path))
       : constRoutes(table, statics, handle);
   return { bunRoutes, handle, runtime, plans, websocket, mcpRouteTools };
+}
+
+/**
+ * The layers around every dispatcher, outermost first: the access log (so its duration and the id it
+ * writes cover everything), then request ids. Only the layers that are on are built.
+ */
+function layers(app: Webfw, options: BuildOptions): (dispatcher: Dispatcher) => Dispatcher {
+  const ids = app.config.requestId;
+  return (dispatcher) => {
+    let wrapped = dispatcher;
+    if (ids !== null) wrapped = withRequestId(wrapped, ids);
+    if (options.accessLog) wrapped = withAccessLog(wrapped);
+    return wrapped;
+  };
 }
 
 /** Computes a const route's response once; its body is buffered so every request gets the same bytes. */
@@ -177,6 +200,7 @@ function mcpDispatchers(
   after: AfterMiddleware[],
   config: PipelineConfig,
   access: GateConfig,
+  wrap: (dispatcher: Dispatcher) => Dispatcher,
 ): Map<string, Dispatcher> {
   const peeks = [...access.tools.values()].some((tool) => tool.authRequired || tool.scopes.length > 0);
   const allowed = async () => true; // the gate has decided
@@ -197,7 +221,7 @@ function mcpDispatchers(
       after,
     );
     plan.rawBody = !peeks;
-    methods.set(method, compileRoute(plan, config));
+    methods.set(method, wrap(compileRoute(plan, config)));
   }
   return methods;
 }

@@ -115,6 +115,7 @@ export class WorkerPool {
       form: request.form,
       session: request.session?.snapshot() ?? null,
       state: Object.keys(request.state).length > 0 ? request.state : null,
+      requestId: request.id,
     };
     let call: Call | undefined;
     const answer = new Promise<globalThis.Response>((resolve, reject) => {

@@ -19,6 +19,8 @@ export interface WorkerCall {
   session: SessionTransfer | null;
   /** `request.state` as the before-middlewares left it (data only: it is structured-cloned). */
   state: Record<string, unknown> | null;
+  /** `request.id` on the main thread: the handler in the Worker sees the same id. */
+  requestId: string;
 }
 
 export interface WorkerReply {

@@ -90,6 +90,7 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
     route.routerDependencies,
   );
   request.bodyBytes = call.body;
+  request.id = call.requestId;
   // Cloned across the thread: the client-data marks (src/response/client-data.ts) are set again here.
   request.args = call.args;
   request.parsedBody = call.parsedBody;

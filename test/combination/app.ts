@@ -6,7 +6,8 @@
 import { Webfw } from "../../src/index.ts";
 import { FEATURES, guard, LAYERS, ROUTE_TIMEOUT_MS } from "./table.ts";
 
-const app = new Webfw(import.meta.path);
+// The request-id layer is an app option (table.ts).
+const app = new Webfw(import.meta.path, { requestId: true });
 for (const layer of LAYERS) layer.install(app);
 for (const feature of FEATURES) {
   feature.register(app, {

@@ -95,7 +95,8 @@ export type LayerName =
   | "sessions"
   | "header-config"
   | "exception-handler"
-  | "request-timeout";
+  | "request-timeout"
+  | "request-id";
 
 export interface Layer {
   name: LayerName;
@@ -474,6 +475,7 @@ export const FEATURES: Feature[] = [
       "exception-handler":
         "a WebSocket handler's error closes the socket (docs/websockets.md), no HTTP answer",
       "request-timeout": "a WebSocket lives as long as it is open; no request time limit applies",
+      "request-id": "Bun writes the 101 of an upgrade itself; the id is in request.id and the logs only",
     },
   },
   {
@@ -646,6 +648,22 @@ export const LAYERS: Layer[] = [
       expect(performance.now() - started).toBeLessThan(SLOW_MS - 1_000);
       // The route still answers after a timed-out request (a Worker may have been replaced).
       feature.verify(await call());
+    },
+  },
+  {
+    name: "request-id",
+    install() {
+      // `new Webfw(path, { requestId: true })` in app.ts: the option is the app's, not a call.
+    },
+    async check(feature, call) {
+      const sent = `combo-${process.pid}-${crypto.randomUUID()}`;
+      const kept = await call({ headers: { "x-request-id": sent } });
+      feature.verify(kept);
+      expect(kept.headers.get("x-request-id")).toBe(sent);
+      // A hostile id (a space, too long) is replaced by a UUIDv7, whatever runs the handler.
+      const replaced = await call({ headers: { "x-request-id": `bad id ${"x".repeat(130)}` } });
+      feature.verify(replaced);
+      expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
     },
   },
 ];

@@ -583,8 +583,9 @@ describe("docs/errors.md", () => {
       logger.setSink((line) => process.stderr.write(`${line}\n`));
     }
     expect(lines.length).toBe(2);
-    expect(lines[0]).toContain(
-      'level=ERROR msg="unhandled error in handler" method=GET url=http://localhost/boom error="Error: secret database password\\n',
+    // The request's id (docs/request-ids.md) sits between the URL and the error.
+    expect(lines[0]).toMatch(
+      /level=ERROR msg="unhandled error in handler" method=GET url=http:\/\/localhost\/boom request_id=[0-9a-f-]{36} error="Error: secret database password\\n/,
     );
   });
 });

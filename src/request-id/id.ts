@@ -1,0 +1,66 @@
+/**
+ * Request ids (DESIGN §10): the client's `X-Request-Id` when it is sane, else
+ * a new UUIDv7 (time-ordered, so ids sort by arrival in logs and databases).
+ *
+ * The id of a request is kept beside Bun's own request object, not on webfw's
+ * `Request` wrapper: the outermost layer (the echo wrapper, the access log)
+ * only has the raw request, and the handler's `request.id` must be the same
+ * value. A WeakMap lets both find it without touching Bun's object and frees
+ * the entry with the request.
+ */
+
+/** The longest client id kept (DESIGN §10): anything longer is replaced, never cut. */
+export const MAX_REQUEST_ID_LENGTH = 128;
+
+/** The header read and echoed unless the app names another. */
+export const DEFAULT_REQUEST_ID_HEADER = "x-request-id";
+
+const ids = new WeakMap<globalThis.Request, string>();
+
+/**
+ * True for 1–128 visible ASCII characters (0x21–0x7E). Spaces, control
+ * characters and non-ASCII are refused: they could split a log line, smuggle
+ * a header or spoof another entry in a log viewer.
+ */
+export function isSaneRequestId(value: string): boolean {
+  const length = value.length;
+  if (length === 0 || length > MAX_REQUEST_ID_LENGTH) return false;
+  for (let i = 0; i < length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x21 || code > 0x7e) return false;
+  }
+  return true;
+}
+
+/** A fresh id: a UUIDv7 from Bun (monotonic within the process). */
+export function newRequestId(): string {
+  return Bun.randomUUIDv7();
+}
+
+/** The id a request gets: the client's when sane (and trusted), else a new one. */
+export function chooseRequestId(raw: globalThis.Request, header: string, trustIncoming: boolean): string {
+  if (trustIncoming) {
+    const incoming = raw.headers.get(header);
+    if (incoming !== null && isSaneRequestId(incoming)) return incoming;
+  }
+  return newRequestId();
+}
+
+/** Records the id of a request (the first layer that sees it does this once). */
+export function assignRequestId(raw: globalThis.Request, id: string): void {
+  ids.set(raw, id);
+}
+
+/**
+ * The id of a request. When no layer assigned one (request ids are off), the
+ * first reader makes it by the same rule, so a handler, an error log line and
+ * a background task of one request always agree.
+ */
+export function requestIdOf(raw: globalThis.Request): string {
+  let id = ids.get(raw);
+  if (id === undefined) {
+    id = chooseRequestId(raw, DEFAULT_REQUEST_ID_HEADER, true);
+    ids.set(raw, id);
+  }
+  return id;
+}
