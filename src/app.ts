@@ -7,9 +7,12 @@ import { requestPath } from "./http/request-target.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
 import { Mcp } from "./mcp/index.ts";
+import { mcpMount } from "./mcp/mount.ts";
+import { openApiMount } from "./openapi/mount.ts";
 import { resolveOpenApiOptions } from "./openapi/options.ts";
 import type { OpenApiOptions } from "./openapi/types.ts";
 import { type BuildOptions, type BuiltApp, buildRuntime } from "./plan/build.ts";
+import type { Mount } from "./plan/mount.ts";
 import {
   type RequestIdOptions,
   type ResolvedRequestIdOptions,
@@ -22,6 +25,7 @@ import { checkedRule, type HeaderRule } from "./serve/header-rules.ts";
 import { checkTimeout } from "./serve/timeout.ts";
 import { configureSessions, type SessionOptions } from "./sessions/index.ts";
 import { createDirectoryServer, type ServeDirectoryOptions } from "./static/serve-directory.ts";
+import { webSocketMount } from "./websocket/mount.ts";
 import {
   type BroadcastOptions,
   checkBroadcastOptions,
@@ -76,6 +80,13 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T> {
   };
   /** The Model Context Protocol endpoint (`POST /mcp`), active once something is registered. */
   readonly mcp = new Mcp();
+  /** @internal The MCP endpoint's mount: `built.mounted(app.mcpMount)?.routeTools` lists the route tools. */
+  readonly mcpMount = mcpMount(this.mcp);
+  /**
+   * @internal Features that add routes or server hooks to every build (src/plan/mount.ts), in
+   * order: their routes are compiled with the app's, then each installs itself.
+   */
+  readonly mounts: Mount[] = [];
 
   /** @internal */ readonly globalDependencies: Record<string, unknown> = {};
   /** @internal */ readonly requestHeaderRules: HeaderRule[] = [];
@@ -112,6 +123,11 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T> {
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
     }
+    this.mounts.push(
+      openApiMount(this),
+      this.mcpMount,
+      webSocketMount(this.config.websocket, () => this.topicHub()),
+    );
     registerApp(this);
   }
 

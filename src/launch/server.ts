@@ -70,14 +70,14 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   }
   // Assigned in the try above, which rethrows on failure.
   const compiled = built as BuiltApp;
-  compiled.websocket?.attach(server);
+  for (const feature of compiled.features) feature.listening?.(server);
   app.topicHub().attach(server);
 
   let stopping: Promise<void> | null = null;
   const stop = (force = false): Promise<void> => {
     stopping ??= (async () => {
-      // Open WebSockets would hold the server open: close them (1001 going away) first.
-      compiled.websocket?.closeAll();
+      // What would hold the server open (open WebSockets: 1001 going away) is closed first.
+      for (const feature of compiled.features) feature.stopping?.();
       const drained = server.stop(force);
       const timeout = Bun.sleep(options.drainTimeoutMs ?? DEFAULT_DRAIN_MS).then(() => "timeout" as const);
       if ((await Promise.race([drained, timeout])) === "timeout") await server.stop(true);
@@ -97,7 +97,6 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
 
   const hostname = server.hostname ?? start.host;
   const port = server.port ?? start.port;
-  app.mcp.listeningOn(hostname);
   const handle: ServerHandle = {
     port,
     hostname,
@@ -162,7 +161,7 @@ function serve(
     routes: built.bunRoutes,
     fetch: (request, srv) => built.handle(request, srv),
     // Bun's handler for every WebSocket route, with the app's limits (maxPayloadLength, backpressureLimit, …).
-    websocket: built.websocket?.handler,
+    websocket: built.websocket,
     error(error) {
       console.error("unhandled error:", error);
       return textResponse(500, "Internal Server Error");

@@ -1,23 +1,12 @@
-import type { Server } from "bun";
+import type { Server, WebSocketHandler } from "bun";
 import type { Webfw } from "../app.ts";
 import { BodyBudget } from "../body/budget.ts";
 import { Request } from "../http/request.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
-import type { GateConfig } from "../mcp/auth/gate.ts";
-import {
-  bindMcpRouteTools,
-  gate,
-  gateConfig,
-  prepareMcpExtras,
-  type RouteTool,
-  wantsEndpoint,
-} from "../mcp/mount-extras.ts";
-import { openApiRoutes } from "../openapi/index.ts";
 import { withRequestId } from "../request-id/echo.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
-import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { RouterBase } from "../router/router-base.ts";
 import {
   builtInPlan,
@@ -31,8 +20,8 @@ import { errorDispatchers } from "../serve/error-dispatchers.ts";
 import { type RouteTable, Runtime } from "../serve/fallback.ts";
 import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
 import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
-import { mountWebSockets, type WebSocketRuntime } from "../websocket/mount.ts";
 import type { WorkerPool } from "../workers/pool.ts";
+import type { Mount, MountContext, MountedFeature } from "./mount.ts";
 import { planRoute } from "./plan.ts";
 import { checkRouteOptions } from "./route-option-checks.ts";
 import { walkTree } from "./tree.ts";
@@ -47,10 +36,12 @@ export interface BuiltApp {
   handle(raw: globalThis.Request, server: Server<unknown> | null): WebResponse | Promise<WebResponse>;
   runtime: Runtime;
   plans: RoutePlan[];
-  /** WebSocket routes and Bun's `websocket` handler (src/websocket/); `null` when the app has none. */
-  websocket: WebSocketRuntime | null;
-  /** Routes exposed as MCP tools (`mcp` route option, `app.mcp.exposeRoutes`), bound to their dispatchers. */
-  mcpRouteTools: RouteTool[];
+  /** Bun's `websocket` handler, from the mount that gives one (src/websocket/mount.ts). */
+  websocket: WebSocketHandler<unknown> | undefined;
+  /** The run-time side of every mounted feature (src/plan/mount.ts), in mount order. */
+  features: MountedFeature[];
+  /** What `mount` shows after this build (its `exports`); `undefined` when it mounted nothing. */
+  mounted<E>(mount: Mount<E>): E | undefined;
 }
 
 /** Resolves every route against its routers, compiles its dispatcher and prepares const responses. */
@@ -59,6 +50,8 @@ export interface BuildOptions {
   pool?: WorkerPool | null;
   /** One INFO line per request (not for const routes Bun serves by itself). */
   accessLog?: boolean;
+  /** Mounts left out of this build, by name (`--disable-openapi` gives `openapi`). */
+  disable?: ReadonlySet<string>;
 }
 
 export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -89,12 +82,12 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   };
   const tree = walkTree(app);
   const root: RouterBase[] = [app];
-  // Route tools are described (and their names checked) before anything is compiled: a clash stops the start.
-  const mcpExtras = prepareMcpExtras(app.mcp, tree.routes);
+  // Features (OpenAPI, MCP, WebSockets, …) plug in here without this file naming them (src/plan/mount.ts).
+  const mounts = app.mounts.filter((mount) => !options.disable?.has(mount.name));
+  const builds = mounts.map((mount) => ({ mount, build: mount.prepare(tree) }));
   const owned = [
     ...tree.routes,
-    ...openApiRoutes(app).map((route) => ({ route, chain: root })),
-    ...mcpExtras.routes.map((route) => ({ route, chain: root })),
+    ...builds.flatMap(({ build }) => (build?.routes ?? []).map((route) => ({ route, chain: root }))),
   ];
   const { globalBefore, globalAfter } = tree;
 
@@ -133,22 +126,28 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     methods.set(route.method, wrap(compileRoute(plan, config)));
   }
 
-  const mcpRouteTools = bindMcpRouteTools(mcpExtras, table);
-  if (wantsEndpoint(app.mcp, mcpRouteTools) && !table.has(MCP_PATH)) {
-    const access = gateConfig(app.mcp, app.authHandler, mcpRouteTools);
-    table.set(MCP_PATH, mcpDispatchers(app, globalBefore, globalAfter, config, access, wrap));
-  }
-
-  // WebSocket routes become the GET of their path; the upgrade runs the same before-middlewares and auth as a route there.
-  const websocket = mountWebSockets({
+  const context: MountContext = {
     tree,
-    options: app.config.websocket,
-    hub: app.topicHub(),
     table,
     statics,
     config,
     wrap,
-  });
+    builtIn: (pattern, method, handler, builtInOptions) => {
+      const plan = builtInPlan(pattern, method, handler, globalBefore, globalAfter);
+      plan.rawBody = builtInOptions?.rawBody === true;
+      return compileRoute(plan, config);
+    },
+  };
+  const exported = new Map<Mount<unknown>, unknown>();
+  const features: MountedFeature[] = [];
+  for (const { mount, build } of builds) {
+    const feature = build?.install?.(context) ?? null;
+    if (feature === null) continue;
+    features.push(feature);
+    exported.set(mount, feature.exports);
+  }
+  const websockets = features.filter((feature) => feature.websocket !== undefined);
+  if (websockets.length > 1) throw new Error("more than one feature gives Bun's websocket handler");
 
   const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
   const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, wrap);
@@ -158,7 +157,15 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     app.config.router === "bun"
       ? nativeRoutes(table, statics, handle, (path) => runtime.patternFor(path))
       : constRoutes(table, statics, handle);
-  return { bunRoutes, handle, runtime, plans, websocket, mcpRouteTools };
+  return {
+    bunRoutes,
+    handle,
+    runtime,
+    plans,
+    websocket: websockets[0]?.websocket,
+    features,
+    mounted: <E>(mount: Mount<E>) => exported.get(mount) as E | undefined,
+  };
 }
 
 /**
@@ -184,44 +191,4 @@ async function constResponse(plan: RoutePlan, config: PipelineConfig): Promise<W
   const response = await toWebResponse(await plan.handler(request), raw);
   const body = response.status === 204 || response.status === 304 ? null : await response.arrayBuffer();
   return new globalThis.Response(body, response);
-}
-
-const MCP_PATH = "/mcp";
-
-/**
- * `POST /mcp` (and 405 for GET/DELETE), with the app-global middlewares. The gate
- * (src/mcp/auth/gate.ts) answers 401/403 with the MCP authorization challenges first;
- * the MCP module reads the body itself, unless the gate had to look into it for
- * per-tool rules (then the pipeline reads it and the engine gets the same bytes).
- */
-function mcpDispatchers(
-  app: Webfw,
-  before: BeforeMiddleware[],
-  after: AfterMiddleware[],
-  config: PipelineConfig,
-  access: GateConfig,
-  wrap: (dispatcher: Dispatcher) => Dispatcher,
-): Map<string, Dispatcher> {
-  const peeks = [...access.tools.values()].some((tool) => tool.authRequired || tool.scopes.length > 0);
-  const allowed = async () => true; // the gate has decided
-  const methods = new Map<string, Dispatcher>();
-  // Every method reaches the endpoint, so its own 405 (`Allow: POST`) answers consistently.
-  for (const method of ["POST", "GET", "DELETE", "PUT", "PATCH", "OPTIONS"]) {
-    const plan = builtInPlan(
-      MCP_PATH,
-      method,
-      async (request) => {
-        const body = peeks && method === "POST" ? request.bodyBytes : null;
-        const decision = await gate(request, body, access);
-        if ("response" in decision) return decision.response;
-        request.identity = decision.identity;
-        return app.mcp.handle(request.raw, allowed, body ?? undefined);
-      },
-      before,
-      after,
-    );
-    plan.rawBody = !peeks;
-    methods.set(method, wrap(compileRoute(plan, config)));
-  }
-  return methods;
 }

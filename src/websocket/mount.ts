@@ -1,3 +1,5 @@
+import type { WebSocketHandler } from "bun";
+import type { Mount } from "../plan/mount.ts";
 import { planRoute } from "../plan/plan.ts";
 import type { RouterTree } from "../plan/tree.ts";
 import { patternParams } from "../router/route.ts";
@@ -10,7 +12,37 @@ import { topicOf } from "./topic.ts";
 
 export { WebSocketRuntime } from "./runtime.ts";
 
-export interface MountInput {
+/**
+ * WebSockets as a mount (src/plan/mount.ts): see `mountWebSockets`. The run-time side (Bun's
+ * `websocket` handler, the open connections) is made per build and handed to the server.
+ */
+export function webSocketMount(
+  options: ResolvedWebSocketOptions,
+  hub: () => TopicHub,
+): Mount<WebSocketRuntime> {
+  return {
+    name: "websocket",
+    prepare(tree) {
+      if (tree.websockets.length === 0) return null;
+      return {
+        install(context) {
+          const runtime = mountWebSockets({ ...context, options, hub: hub() });
+          if (runtime === null) return null;
+          return {
+            websocket: runtime.handler as WebSocketHandler<unknown>,
+            // The server that delivers broadcasts coming from other processes.
+            listening: (server) => runtime.attach(server),
+            // Open WebSockets would hold the server open: closed (1001 going away) before the drain.
+            stopping: () => runtime.closeAll(),
+            exports: runtime,
+          };
+        },
+      };
+    },
+  };
+}
+
+interface MountInput {
   /** The router tree, walked once by the build (src/plan/tree.ts). */
   tree: RouterTree;
   options: ResolvedWebSocketOptions;
@@ -33,7 +65,7 @@ export interface MountInput {
  * response. A plain GET route on the same path still answers requests
  * without `Upgrade: websocket`. Returns `null` when the app has no WebSocket route.
  */
-export function mountWebSockets(input: MountInput): WebSocketRuntime | null {
+function mountWebSockets(input: MountInput): WebSocketRuntime | null {
   const owned = input.tree.websockets;
   if (owned.length === 0) return null;
   const runtime = new WebSocketRuntime(input.options, input.hub);

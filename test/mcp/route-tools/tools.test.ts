@@ -24,7 +24,7 @@ class TokenAuth extends AuthenticationHandler {
 
 async function toolsOf(app: Webfw): Promise<Map<string, RouteTool>> {
   const built = await app.build();
-  return new Map(built.mcpRouteTools.map((tool) => [tool.name, tool]));
+  return new Map((built.mounted(app.mcpMount)?.routeTools ?? []).map((tool) => [tool.name, tool]));
 }
 
 function only<T>(value: T | undefined): T {
@@ -109,7 +109,7 @@ describe("names", () => {
     const app = new Webfw(import.meta.path);
     app.get("/a", () => "a");
     const built = await app.build();
-    expect(built.mcpRouteTools).toEqual([]);
+    expect(built.mounted(app.mcpMount)?.routeTools ?? []).toEqual([]);
     expect((await app.request("/mcp", { method: "POST" })).status).toBe(404);
   });
 });
@@ -334,7 +334,9 @@ describe("calls run the route's whole pipeline", () => {
   test("a before-middleware that short-circuits decides the result; after-middlewares run", async () => {
     const app = notesApp();
     const built = await app.build();
-    const get = only(built.mcpRouteTools.find((tool) => tool.name === "get_notes_by_id"));
+    const get = only(
+      (built.mounted(app.mcpMount)?.routeTools ?? []).find((tool) => tool.name === "get_notes_by_id"),
+    );
     expect(await get.call({ id: "blocked" }, noCaller)).toEqual({
       content: [{ type: "text", text: "403 Forbidden: blocked by policy" }],
       isError: true,

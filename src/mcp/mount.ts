@@ -1,0 +1,75 @@
+/**
+ * The MCP endpoint as a mount (src/plan/mount.ts): the RFC 9728 metadata
+ * routes compiled beside the app's, route tools bound to their compiled
+ * dispatchers, and `/mcp` itself (every method, so that its own 405 answers)
+ * with the app-global middlewares. Nothing is mounted for an app that
+ * registers nothing for MCP.
+ */
+import type { Request } from "../http/request.ts";
+import type { Mount } from "../plan/mount.ts";
+import type { Dispatcher } from "../serve/dispatch.ts";
+import type { Mcp } from "./index.ts";
+import {
+  bindMcpRouteTools,
+  gate,
+  gateConfig,
+  prepareMcpExtras,
+  type RouteTool,
+  wantsEndpoint,
+} from "./mount-extras.ts";
+
+export const MCP_PATH = "/mcp";
+const METHODS = ["POST", "GET", "DELETE", "PUT", "PATCH", "OPTIONS"];
+
+/** What the MCP mount shows after a build (`built.mounted(app.mcpMount)`). */
+export interface McpMounted {
+  /** Routes exposed as MCP tools (`mcp` route option, `app.mcp.exposeRoutes`), bound to their dispatchers. */
+  routeTools: RouteTool[];
+}
+
+export function mcpMount(mcp: Mcp): Mount<McpMounted> {
+  return {
+    name: "mcp",
+    prepare(tree) {
+      // Route tools are described (and their names checked) before anything is compiled: a clash stops the start.
+      const extras = prepareMcpExtras(mcp, tree.routes);
+      return {
+        routes: extras.routes,
+        install(context) {
+          const routeTools = bindMcpRouteTools(extras, context.table);
+          if (!wantsEndpoint(mcp, routeTools)) return null;
+          if (!context.table.has(MCP_PATH)) {
+            const access = gateConfig(mcp, tree.root.authHandler, routeTools);
+            // The gate (src/mcp/auth/gate.ts) answers 401/403 with the MCP authorization challenges first;
+            // the engine reads the body itself, unless the gate had to look into it for per-tool rules
+            // (then the pipeline reads it and the engine gets the same bytes).
+            const peeks = [...access.tools.values()].some(
+              (tool) => tool.authRequired || tool.scopes.length > 0,
+            );
+            const allowed = async () => true; // the gate has decided
+            const methods = new Map<string, Dispatcher>();
+            for (const method of METHODS) {
+              const handler = async (request: Request) => {
+                const body = peeks && method === "POST" ? request.bodyBytes : null;
+                const decision = await gate(request, body, access);
+                if ("response" in decision) return decision.response;
+                request.identity = decision.identity;
+                return mcp.handle(request.raw, allowed, body ?? undefined);
+              };
+              methods.set(
+                method,
+                context.wrap(context.builtIn(MCP_PATH, method, handler, { rawBody: !peeks })),
+              );
+            }
+            context.table.set(MCP_PATH, methods);
+          }
+          return {
+            // The DNS-rebinding default applies on loopback: MCP needs to know where the server listens.
+            listening: (server) => mcp.listeningOn(server.hostname ?? ""),
+            exports: { routeTools },
+          };
+        },
+      };
+    },
+  };
+}
