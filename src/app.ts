@@ -1,6 +1,8 @@
 import type { AuthenticationHandler } from "./auth/handler.ts";
 import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
+import { buildRequest, type RawCallInput, readResult } from "./client/call.ts";
+import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import type { Request } from "./http/request.ts";
 import { requestPath } from "./http/request-target.ts";
@@ -19,6 +21,7 @@ import {
   resolveRequestIdOptions,
 } from "./request-id/options.ts";
 import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
+import { Route } from "./router/route-handle.ts";
 import { RouterBase } from "./router/router-base.ts";
 import type { FallbackHandler } from "./serve/fallback.ts";
 import { checkedRule, type HeaderRule } from "./serve/header-rules.ts";
@@ -69,7 +72,7 @@ export type LifecycleHandler = () => unknown;
 export type ExceptionHandler = (error: unknown, request: Request) => unknown;
 
 /** The application (spec `Webfw(__file__)`). */
-export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T> {
+export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> {
   /** The app's main file: worker processes and Workers import it. */
   readonly mainFile: string;
   readonly config: Required<Omit<WebfwOptions, "formLimits" | "websocket" | "requestId">> & {
@@ -242,13 +245,30 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T> {
   private inProcess: Promise<BuiltApp> | null = null;
 
   /**
-   * Runs a request through the whole pipeline without a socket (a test client).
-   * Routes registered after the first call are not seen: build again with `resetRequestClient()`.
+   * Runs a request through the whole pipeline without a socket (a test client). Given a route
+   * handle (what `app.get(...)` returns), it is a typed call, as `webfw/client` makes it:
+   * `await app.request(getNote, { params: { id: 1 } })` resolves to `{ ok, status, data }` or the
+   * route's error union (docs/client.md). Routes registered after the first call are not seen:
+   * build again with `resetRequestClient()`.
    */
-  async request(input: string | globalThis.Request, init?: RequestInit): Promise<globalThis.Response> {
+  request<R extends AnyRoute>(route: R, ...input: InputTuple<R>): Promise<ClientResult<R>>;
+  request(input: string | globalThis.Request, init?: RequestInit): Promise<globalThis.Response>;
+  async request(
+    input: string | globalThis.Request | AnyRoute,
+    init?: RequestInit | RawCallInput,
+  ): Promise<globalThis.Response | unknown> {
+    if (input instanceof Route) {
+      const request = buildRequest(
+        "http://localhost",
+        input.method,
+        input.path,
+        init as RawCallInput | undefined,
+      );
+      return readResult(await this.request(request), input.method);
+    }
     const raw =
       typeof input === "string"
-        ? new globalThis.Request(new URL(input, "http://localhost").href, init)
+        ? new globalThis.Request(new URL(input, "http://localhost").href, init as RequestInit | undefined)
         : input;
     this.inProcess ??= this.build();
     return (await this.inProcess).handle(raw, null);

@@ -83,12 +83,12 @@ export abstract class ArgSpec<T> {
     throw new ArgError(name, `missing required argument '${name}'`);
   }
 
-  /** A copy of this spec that uses `value` when the argument is absent. */
-  default(value: T): this {
+  /** A copy of this spec that uses `value` when the argument is absent (a client may leave it out). */
+  default(value: T): this & Defaulted {
     const copy = Object.assign(Object.create(Object.getPrototypeOf(this)), this) as this;
     copy.hasDefault = true;
     copy.defaultValue = value;
-    return copy;
+    return copy as this & Defaulted;
   }
 
   /** A copy of this spec with a description (OpenAPI, MCP). */
@@ -200,14 +200,21 @@ class StrSpec extends ArgSpec<string> {
   }
 }
 
+/**
+ * Marks a spec that has a default, at the type level only: the handler always gets a value,
+ * and a typed client (`webfw/client`) may leave the argument out.
+ */
+export interface Defaulted {
+  readonly "~defaulted": true;
+}
+
 /** `t.str()` and its bounds; `oneOf` narrows `T` to the listed strings. */
-export type StringArg<T extends string = string> = ArgSpec<T> & {
-  minLength(bound: number): StringArg<T>;
-  maxLength(bound: number): StringArg<T>;
-  pattern(regex: RegExp | string): StringArg<T>;
+export interface StringArg<T extends string = string> extends ArgSpec<T> {
+  minLength(bound: number): this;
+  maxLength(bound: number): this;
+  pattern(regex: RegExp | string): this;
   oneOf<const V extends T>(values: readonly V[]): StringArg<V>;
-  default(value: T): StringArg<T>;
-};
+}
 
 class BoolSpec extends ArgSpec<boolean> {
   readonly kind = "bool";
@@ -413,19 +420,17 @@ export const t = {
 };
 
 /** `t.int()` / `t.float()` and their bounds. */
-export type NumberArg = ArgSpec<number> & {
-  min(bound: number): NumberArg;
-  max(bound: number): NumberArg;
-  oneOf(values: readonly number[]): NumberArg;
-  default(value: number): NumberArg;
-};
+export interface NumberArg extends ArgSpec<number> {
+  min(bound: number): this;
+  max(bound: number): this;
+  oneOf(values: readonly number[]): this;
+}
 
 /** `t.list(item)` and its bounds. */
-export type ListArg<T> = ArgSpec<T[]> & {
-  minLength(bound: number): ListArg<T>;
-  maxLength(bound: number): ListArg<T>;
-  default(value: T[]): ListArg<T>;
-};
+export interface ListArg<T> extends ArgSpec<T[]> {
+  minLength(bound: number): this;
+  maxLength(bound: number): this;
+}
 
 /** JSON Schema of a whole argument shape (MCP `inputSchema`, OpenAPI request bodies). */
 export function shapeSchema(shape: ArgShape): JsonSchema {

@@ -8,13 +8,15 @@ import { HttpError } from "./errors.ts";
  * A return value that knows how to become a Web response (html, json,
  * serveFile …). Rendering may need the request (ranges, revalidation).
  */
-export abstract class Renderable {
+export abstract class Renderable<Client = unknown> {
+  /** Phantom field: what a typed client (`webfw/client`) receives; never set at run time. */
+  declare readonly "~client": Client;
   /** False for bodies read from elsewhere as they are sent (files): after-middlewares get them as a stream. */
   readonly inMemory: boolean = true;
   abstract render(request: globalThis.Request): globalThis.Response | Promise<globalThis.Response>;
 }
 
-class HtmlBody extends Renderable {
+class HtmlBody extends Renderable<string> {
   constructor(readonly text: string) {
     super();
   }
@@ -23,9 +25,9 @@ class HtmlBody extends Renderable {
   }
 }
 
-class JsonBody extends Renderable {
+class JsonBody<T> extends Renderable<{ json: T }> {
   constructor(
-    readonly value: unknown,
+    readonly value: T,
     readonly status: number,
   ) {
     super();
@@ -59,7 +61,7 @@ export interface ServeFileOptions {
   dotFiles?: "allow" | "deny";
 }
 
-class FileBody extends Renderable {
+class FileBody<Client> extends Renderable<Client> {
   override readonly inMemory = false;
   constructor(
     readonly path: string,
@@ -89,23 +91,23 @@ class FileBody extends Renderable {
 }
 
 /** An HTML response from a string. */
-export function html(text: string): Renderable {
+export function html(text: string): Renderable<string> {
   return new HtmlBody(text);
 }
 
 /** Forces a JSON response, even for values that would otherwise mean something else (a `[body, status]` pair, a string). */
-export function json(value: unknown, status = 200): Renderable {
+export function json<T>(value: T, status = 200): Renderable<{ json: T }> {
   if (!Number.isInteger(status) || status < 200 || status > 599)
     throw new HttpError(500, "invalid status for json()");
   return new JsonBody(value, status);
 }
 
 /** A file response: streamed by Bun, with ranges and revalidation. */
-export function serveFile(path: string, options: ServeFileOptions = {}): Renderable {
-  return new FileBody(path, options);
+export function serveFile(path: string, options: ServeFileOptions = {}): Renderable<{ file: true }> {
+  return new FileBody<{ file: true }>(path, options);
 }
 
 /** An HTML page from a file. */
-export function serveHtml(path: string): Renderable {
-  return new FileBody(path, { contentType: "text/html; charset=utf-8" }, true);
+export function serveHtml(path: string): Renderable<string> {
+  return new FileBody<string>(path, { contentType: "text/html; charset=utf-8" }, true);
 }

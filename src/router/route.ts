@@ -122,6 +122,30 @@ export interface RouteRecord {
 
 export type InferRouteArgs<A> = A extends RouteArgShape ? InferArgs<A> : Record<string, unknown>;
 
+type TrimTrailingSlashes<S extends string> = S extends `${infer Head}/` ? TrimTrailingSlashes<Head> : S;
+type TrimLeadingSlashes<S extends string> = S extends `/${infer Tail}` ? TrimLeadingSlashes<Tail> : S;
+type CollapseSlashes<S extends string> = S extends `${infer Head}//${infer Tail}`
+  ? CollapseSlashes<`${Head}/${Tail}`>
+  : S;
+type Normalised<S extends string> =
+  TrimTrailingSlashes<CollapseSlashes<S>> extends infer N extends string
+    ? N extends ""
+      ? "/"
+      : N extends `/${string}`
+        ? N
+        : `/${N}`
+    : never;
+
+/**
+ * `joinPath` at the type level, for the path a route handle carries (`webfw/client`):
+ * `JoinPath<"/api/", "/notes/:id">` is `"/api/notes/:id"`. Not a literal in, not a literal out.
+ */
+export type JoinPath<Prefix extends string, P extends string> = string extends Prefix
+  ? string
+  : string extends P
+    ? string
+    : Normalised<`${TrimTrailingSlashes<Prefix>}/${TrimLeadingSlashes<P>}`>;
+
 /** Joins a router prefix and a path: `/api` + `/users/` gives `/api/users`. */
 export function joinPath(prefix: string, path: string): string {
   const joined = `${prefix.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;

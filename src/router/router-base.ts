@@ -1,6 +1,8 @@
 import { toArgSpecs } from "../args/standard-arg.ts";
-import type { ArgShape, RouteArgShape } from "../args/t.ts";
+import type { StandardSchemaV1 } from "../args/standard-schema.ts";
+import type { ArgShape, ArgSpec, RouteArgShape } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
+import type { Request } from "../http/request.ts";
 import { TopicHub, topicText } from "../topics/hub.ts";
 // WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
 import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "../websocket/route.ts";
@@ -20,18 +22,44 @@ import {
   type RouterDepsOf,
   validatePattern,
 } from "./route.ts";
+import { Route } from "./route-handle.ts";
 
-type RouteMethod<T extends AppTypes> = <P extends string, A extends RouteArgShape = EmptyArgs, B = unknown>(
+/** The `args` shape given in a route's options (none: no arguments). */
+export type ArgsOfOptions<O> = O extends { args: infer A extends RouteArgShape }
+  ? { -readonly [K in keyof A]: A[K] }
+  : EmptyArgs;
+/** The validated body type of a route's `body` option (a Standard Schema's output, a `t.object`'s value). */
+export type BodyOfOptions<O> = O extends { body: infer S }
+  ? S extends StandardSchemaV1<unknown, infer Out>
+    ? Out
+    : S extends ArgSpec<infer V>
+      ? V
+      : unknown
+  : unknown;
+
+/**
+ * `app.get(path, handler, options)` and the other methods. The options are a `const` type
+ * parameter and the handler's return type is captured, so the returned `Route` carries what
+ * `webfw/client` types a call with; `Prefix` is the router's own prefix (docs/client.md).
+ */
+export type RouteMethod<T extends AppTypes, M extends HttpMethod, Prefix extends string> = <
+  P extends string,
+  R,
+  const O extends RouteOptions<RouteArgShape, unknown> = EmptyOptions,
+>(
   path: P,
-  handler: Handler<P, InferRouteArgs<A>, B, T>,
-  options?: RouteOptions<A, B>,
-) => RouterBase<T>;
+  handler: (request: Request<PathParamsOf<P>, InferRouteArgs<ArgsOfOptions<O>>, BodyOfOptions<O>, T>) => R,
+  options?: O,
+) => Route<M, P, R, O, Prefix>;
+
+// biome-ignore lint/complexity/noBannedTypes: no options given is exactly an empty object type
+type EmptyOptions = {};
 
 /**
  * Registration API shared by the app and sub-routers: routes, scoped
  * middlewares, dependencies, authentication, nesting.
  */
-export class RouterBase<T extends AppTypes = NoAppTypes> {
+export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string = string> {
   readonly prefix: string;
   /** @internal */ readonly routes: RouteRecord[] = [];
   /** @internal WebSocket routes of this router (paths include every prefix, like `routes`). */
@@ -48,18 +76,22 @@ export class RouterBase<T extends AppTypes = NoAppTypes> {
     this.prefix = prefix === "" || prefix === "/" ? "" : joinPath("", prefix);
   }
 
-  readonly get: RouteMethod<T> = (path, handler, options) => this.addRoute("GET", path, handler, options);
-  readonly post: RouteMethod<T> = (path, handler, options) => this.addRoute("POST", path, handler, options);
-  readonly put: RouteMethod<T> = (path, handler, options) => this.addRoute("PUT", path, handler, options);
-  readonly patch: RouteMethod<T> = (path, handler, options) => this.addRoute("PATCH", path, handler, options);
-  readonly delete: RouteMethod<T> = (path, handler, options) =>
-    this.addRoute("DELETE", path, handler, options);
-  readonly head: RouteMethod<T> = (path, handler, options) => this.addRoute("HEAD", path, handler, options);
-  readonly options: RouteMethod<T> = (path, handler, options) =>
-    this.addRoute("OPTIONS", path, handler, options);
-  readonly connect: RouteMethod<T> = (path, handler, options) =>
-    this.addRoute("CONNECT", path, handler, options);
-  readonly trace: RouteMethod<T> = (path, handler, options) => this.addRoute("TRACE", path, handler, options);
+  readonly get: RouteMethod<T, "GET", Prefix> = this.routeMethod("GET");
+  readonly post: RouteMethod<T, "POST", Prefix> = this.routeMethod("POST");
+  readonly put: RouteMethod<T, "PUT", Prefix> = this.routeMethod("PUT");
+  readonly patch: RouteMethod<T, "PATCH", Prefix> = this.routeMethod("PATCH");
+  readonly delete: RouteMethod<T, "DELETE", Prefix> = this.routeMethod("DELETE");
+  readonly head: RouteMethod<T, "HEAD", Prefix> = this.routeMethod("HEAD");
+  readonly options: RouteMethod<T, "OPTIONS", Prefix> = this.routeMethod("OPTIONS");
+  readonly connect: RouteMethod<T, "CONNECT", Prefix> = this.routeMethod("CONNECT");
+  readonly trace: RouteMethod<T, "TRACE", Prefix> = this.routeMethod("TRACE");
+
+  private routeMethod<M extends HttpMethod>(method: M): RouteMethod<T, M, Prefix> {
+    return ((path: string, handler: Handler<string, unknown, unknown, T>, options?: RouteOptions) => {
+      this.addRoute(method, path, handler, options);
+      return new Route(this.routes[this.routes.length - 1] as RouteRecord);
+    }) as unknown as RouteMethod<T, M, Prefix>;
+  }
 
   /** Registers a handler for a method and path; a second registration of the same method and path is an error. */
   addRoute<P extends string, A extends RouteArgShape = EmptyArgs, B = unknown>(
@@ -226,9 +258,16 @@ export class RouterBase<T extends AppTypes = NoAppTypes> {
 }
 
 /** A group of routes under a prefix, with its own middlewares, dependencies and authentication. */
-export class SubRouter<T extends AppTypes = NoAppTypes> extends RouterBase<T> {
+export class SubRouter<T extends AppTypes = NoAppTypes, Prefix extends string = ""> extends RouterBase<
+  T,
+  Prefix
+> {
   readonly mainFile: string;
-  constructor(mainFile: string, options: { prefix?: string } = {}) {
+  /**
+   * `prefix` is kept as a literal type so that route handles (and `webfw/client`) know the full
+   * path; with explicit type arguments give it too: `new SubRouter<{ router: R }, "/admin">(…)`.
+   */
+  constructor(mainFile: string, options: { prefix?: Prefix } = {}) {
     super(options.prefix ?? "");
     this.mainFile = mainFile;
   }

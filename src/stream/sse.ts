@@ -66,7 +66,9 @@ export function formatSseEvent(item: SseEvent | string | object): string {
  * A `text/event-stream` body; return it from a handler (`return sse(gen())`),
  * the response converter calls `toResponse(request.signal)`.
  */
-export class SseBody {
+export class SseBody<Item = SseEvent | string | object> {
+  /** Phantom field: the items' type, for a typed client (`webfw/client`); never set at run time. */
+  declare readonly "~items": Item;
   readonly source: AsyncIterable<SseEvent | string | object>;
   readonly options: SseOptions;
 
@@ -99,8 +101,11 @@ export class SseBody {
 }
 
 /** `sse(gen())`: stream the values of an async iterable as Server-Sent Events. */
-export function sse(source: AsyncIterable<SseEvent | string | object>, opts?: SseOptions): SseBody {
-  return new SseBody(source, opts);
+export function sse<Item extends SseEvent | string | object>(
+  source: AsyncIterable<Item>,
+  opts?: SseOptions,
+): SseBody<Item> {
+  return new SseBody<Item>(source, opts);
 }
 
 /**

@@ -1,0 +1,64 @@
+/**
+ * `client<typeof import("./routes.ts")>(baseUrl)`: a typed client for a webfw app
+ * over `fetch` (docs/client.md). One function per HTTP method takes the route's
+ * path pattern as registered (`api.get("/notes/:id", { params: { id } })`); the
+ * types come from the route handles the app's modules export, nothing is
+ * generated and nothing of the server is bundled.
+ */
+import { baseOf, buildRequest, type FetchFunction, type RawCallInput, readResult } from "./call.ts";
+import type { ClientResult, InputTuple, PathsFor, RouteAt, RoutesOf } from "./route-types.ts";
+
+/** One HTTP method of a client: the paths it has, each call typed by its route. */
+export type MethodCaller<Map, M extends string> = <P extends PathsFor<Map, M>>(
+  path: P,
+  ...input: InputTuple<RouteAt<Map, M, P>>
+) => Promise<ClientResult<RouteAt<Map, M, P>>>;
+
+/** The client for the routes of `Mod` (a module's type, or several intersected). */
+export interface Client<Mod> {
+  get: MethodCaller<RoutesOf<Mod>, "GET">;
+  post: MethodCaller<RoutesOf<Mod>, "POST">;
+  put: MethodCaller<RoutesOf<Mod>, "PUT">;
+  patch: MethodCaller<RoutesOf<Mod>, "PATCH">;
+  delete: MethodCaller<RoutesOf<Mod>, "DELETE">;
+  head: MethodCaller<RoutesOf<Mod>, "HEAD">;
+  options: MethodCaller<RoutesOf<Mod>, "OPTIONS">;
+}
+
+export interface ClientOptions {
+  /** The `fetch` to send with (default: the global one); `app.request` in tests (see `testClient`). */
+  fetch?: FetchFunction;
+  /** Headers for every request, or a function that gives them per request (a fresh token). */
+  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+}
+
+const METHODS = ["get", "post", "put", "patch", "delete", "head", "options"] as const;
+
+/** A typed client for the app at `baseUrl` (absolute, or relative to the page in a browser). */
+export function client<Mod>(baseUrl: string | URL, options: ClientOptions = {}): Client<Mod> {
+  const base = baseOf(baseUrl);
+  const send: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
+  const out: Record<string, unknown> = {};
+  for (const name of METHODS) {
+    const method = name.toUpperCase();
+    out[name] = async (path: string, input?: RawCallInput) => {
+      const defaults = typeof options.headers === "function" ? await options.headers() : options.headers;
+      const response = await send(buildRequest(base, method, path, input, defaults));
+      return readResult(response, method);
+    };
+  }
+  return out as unknown as Client<Mod>;
+}
+
+/** Something with webfw's in-process `request` (a `Webfw` app), without importing the server here. */
+export interface InProcessApp {
+  request(input: globalThis.Request): Promise<globalThis.Response>;
+}
+
+/**
+ * The same typed client, sending through `app.request` (the whole pipeline, no socket):
+ * `const api = testClient<typeof import("./app.ts")>(app)`.
+ */
+export function testClient<Mod>(app: InProcessApp, options: Omit<ClientOptions, "fetch"> = {}): Client<Mod> {
+  return client<Mod>("http://localhost", { ...options, fetch: (request) => app.request(request) });
+}

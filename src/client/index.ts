@@ -1,0 +1,30 @@
+/**
+ * `webfw/client`: a typed client for webfw apps, for browsers, Bun and Node
+ * (docs/client.md). Imports nothing of the server at run time.
+ */
+export type { RawCallInput } from "./call.ts";
+export { ClientInputError } from "./call.ts";
+export {
+  type Client,
+  type ClientOptions,
+  client,
+  type InProcessApp,
+  type MethodCaller,
+  testClient,
+} from "./client.ts";
+export type { Jsonify } from "./json-type.ts";
+export { ResponseStream } from "./response-stream.ts";
+export type {
+  ArgsInput,
+  CallInput,
+  CallOptions,
+  ClientData,
+  ClientFailure,
+  ClientResult,
+  ClientSuccess,
+  ErrorStatusOf,
+  RoutesOf,
+  ValidationIssue,
+} from "./route-types.ts";
+export { type SseMessage, SseParser, SseStream } from "./sse-stream.ts";
+export { ClientResultError, unwrap } from "./unwrap.ts";

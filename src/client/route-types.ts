@@ -1,0 +1,264 @@
+/**
+ * How `webfw/client` reads an app's routes at the type level: from route handles
+ * (what `app.get(...)` returns), collected from a module's exports, to the
+ * input a call takes (params, args, body) and the result it gets (the handler's
+ * value as the client receives it, or an error union with the statuses the route
+ * can answer). Type-level only: nothing here exists at run time, and the server
+ * modules are imported as types, so a browser bundle never pulls them in.
+ * Lazy on purpose (docs/client.md, "Type-check cost"): a route's types are worked
+ * out only when a call names its path.
+ */
+
+import type { StandardSchemaV1 } from "../args/standard-schema.ts";
+import type { ArgSpec, Defaulted, ObjectSpec } from "../args/t.ts";
+import type { Renderable } from "../response/bodies.ts";
+import type { Response as WebfwResponse } from "../response/response.ts";
+import type { HttpMethod, JoinPath, PathParamsOf } from "../router/route.ts";
+import type { Route } from "../router/route-handle.ts";
+import type { SseBody, SseEvent } from "../stream/sse.ts";
+import type { Jsonify } from "./json-type.ts";
+import type { ResponseStream } from "./response-stream.ts";
+import type { SseStream } from "./sse-stream.ts";
+
+/** Any route handle (the phantom parameters are covariant, so every handle fits). */
+export type AnyRoute = Route<HttpMethod, string, unknown, unknown, string>;
+
+/** `"GET /notes/:id"` for a handle; `never` when the path is not a literal (the client cannot call it by name). */
+type RouteKey<X> =
+  X extends Route<infer M, infer P, unknown, unknown, infer Prefix>
+    ? JoinPath<Prefix, P> extends infer Full extends string
+      ? string extends Full
+        ? never
+        : `${M} ${Full}`
+      : never
+    : never;
+
+/**
+ * The routes of a module (`typeof import("./routes.ts")`), keyed `"METHOD /full/path"`.
+ * Exports that are not route handles are ignored; intersect several modules' types for
+ * routes spread over files (`typeof A & typeof B`), or re-export them from one module.
+ */
+export type RoutesOf<Mod> = { [K in keyof Mod as RouteKey<Mod[K]>]: Mod[K] };
+
+/** The paths the route map has for `M`. */
+export type PathsFor<Map, M extends string> = keyof Map extends infer K
+  ? K extends `${M} ${infer P}`
+    ? P
+    : never
+  : never;
+
+/** The route at one path; `never` for a path the map lacks or a union of paths (what TS tries after a wrong path). */
+export type RouteAt<Map, M extends string, P extends string> =
+  true extends IsUnion<P> ? never : `${M} ${P}` extends keyof Map ? Map[`${M} ${P}`] : never;
+
+type IsUnion<T, All = T> = T extends unknown ? ([All] extends [T] ? false : true) : never;
+
+type ShapeOf<R> =
+  R extends Route<HttpMethod, infer P, infer Returns, infer O, string>
+    ? { path: P; returns: Returns; options: O }
+    : never;
+
+// ---------------------------------------------------------------- input
+
+type ArgValue<S> = S extends ArgSpec<infer T> ? T : S extends StandardSchemaV1<unknown, infer O> ? O : never;
+type StandardInput<S> = S extends { readonly "~standard": { readonly types?: infer Types } }
+  ? NonNullable<Types> extends { readonly input: infer I }
+    ? I
+    : unknown
+  : unknown;
+
+/** An argument the client may leave out: defaulted, optional, a list (absent is `[]`), or a schema that accepts `undefined`. */
+type MayOmit<S> = S extends Defaulted
+  ? true
+  : S extends ArgSpec<infer T>
+    ? undefined extends T
+      ? true
+      : T extends readonly unknown[]
+        ? true
+        : false
+    : undefined extends ArgValue<S>
+      ? true
+      : unknown extends StandardInput<S>
+        ? false
+        : undefined extends StandardInput<S>
+          ? true
+          : false;
+
+/** What a client sends for an argument shape: each value as the handler will see it (sent as a string). */
+export type ArgsInput<A> = Flat<
+  { [K in keyof A as MayOmit<A[K]> extends true ? never : K]: ArgValue<A[K]> } & {
+    [K in keyof A as MayOmit<A[K]> extends true ? K : never]?: ArgValue<A[K]>;
+  }
+>;
+
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+
+type ArgsOf<O> = O extends { args: infer A } ? A : Record<never, never>;
+type ParamName<Path extends string> = keyof PathParamsOf<Path>;
+
+/** Path parameters: typed by the arg of the same name when there is one (`{ id: t.int() }`), else text. */
+type ParamsInput<Path extends string, A> = {
+  [K in ParamName<Path>]: K extends keyof A ? ArgValue<A[K]> : string | number;
+};
+
+type BodyInput<S> =
+  S extends ObjectSpec<infer Shape>
+    ? ArgsInput<Shape>
+    : S extends StandardSchemaV1
+      ? StandardInput<S>
+      : S extends ArgSpec<infer V>
+        ? V
+        : unknown;
+
+/** Everything a call may also carry, whatever the route. */
+export interface CallOptions {
+  /** Headers for this request (added to the client's). */
+  headers?: Record<string, string> | globalThis.Headers;
+  /** Aborts the request (and a stream being read). */
+  signal?: AbortSignal;
+  /** Anything else `fetch` takes (`credentials`, `cache`, …). */
+  init?: Omit<RequestInit, "method" | "body" | "headers" | "signal">;
+}
+
+type ParamsPart<Path extends string, A> = [ParamName<Path>] extends [never]
+  ? unknown
+  : { params: ParamsInput<Path, A> };
+type QueryArgs<Path extends string, A> = Omit<A, ParamName<Path>>;
+type ArgsPart<Path extends string, A> = [keyof QueryArgs<Path, A>] extends [never]
+  ? unknown
+  : Partial<ArgsInput<QueryArgs<Path, A>>> extends ArgsInput<QueryArgs<Path, A>>
+    ? { args?: ArgsInput<QueryArgs<Path, A>> }
+    : { args: ArgsInput<QueryArgs<Path, A>> };
+type BodyPart<O> = O extends { body: infer S } ? { body: BodyInput<S> } : unknown;
+
+/** The second argument of a call to route `R`. */
+export type CallInput<R> =
+  ShapeOf<R> extends { path: infer P extends string; options: infer O }
+    ? Flat<ParamsPart<P, ArgsOf<O>> & ArgsPart<P, ArgsOf<O>> & BodyPart<O> & CallOptions>
+    : never;
+
+/** The input is optional when nothing in it is required. */
+export type InputTuple<R> = [R] extends [never]
+  ? [input?: CallOptions] // an unknown path: let the error be about the path, not the input
+  : CallOptions extends CallInput<R>
+    ? [input?: CallInput<R>]
+    : [input: CallInput<R>];
+
+// ---------------------------------------------------------------- output
+
+/** What a route answers with on success, as the client gets it (DESIGN §1, "Return values"). */
+export type ClientData<Returns> = DataOf<Awaited<Returns>>;
+
+type DictKeys = "statusCode" | "description" | "type" | "headers";
+
+type DataOf<V> = unknown extends V
+  ? unknown
+  : V extends string
+    ? string
+    : // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing is typed `void`; it answers 204
+      V extends undefined | null | void
+      ? undefined
+      : V extends globalThis.Response | WebfwResponse
+        ? unknown
+        : V extends SseBody<infer Item>
+          ? SseStream<SseData<Item>>
+          : V extends Renderable<infer C>
+            ? RenderedData<C>
+            : V extends readonly [infer Body, infer Status extends number]
+              ? number extends Status
+                ? Jsonify<V>
+                : DataOf<Awaited<Body>>
+              : V extends
+                    | Uint8Array
+                    | ArrayBuffer
+                    | Blob
+                    | ReadableStream
+                    | AsyncIterable<unknown>
+                    | Generator
+                ? ResponseStream
+                : V extends { statusCode: number; description: string | Uint8Array }
+                  ? [Exclude<keyof V, DictKeys>] extends [never]
+                    ? unknown
+                    : Jsonify<V>
+                  : Jsonify<V>;
+
+type RenderedData<C> = C extends { json: infer J }
+  ? Jsonify<J>
+  : C extends { file: true }
+    ? ResponseStream
+    : C extends string
+      ? string
+      : unknown;
+
+type EventKeys = keyof SseEvent;
+/** The `data` of one event as the client reads it: objects and arrays parsed from JSON, everything else text. */
+type WireData<D> = D extends string ? string : D extends object ? Jsonify<D> : string;
+export type SseData<Item> = Item extends string
+  ? string
+  : Item extends { data: infer D }
+    ? [Exclude<keyof Item, EventKeys>] extends [never]
+      ? WireData<D>
+      : WireData<Item>
+    : WireData<Item>;
+
+/** Statuses the route's options say it can answer with besides success (docs/client.md, "Errors"). */
+type OptionStatuses<O> =
+  | (O extends { args: infer A } ? ([keyof A] extends [never] ? never : 400) : never)
+  | (O extends { body: unknown } ? 400 | 413 | 415 | 422 : never)
+  | (O extends { authRequired: true } ? 401 : never)
+  | (O extends { responses: infer Declared } ? ErrorStatus<keyof Declared> : never);
+
+type ErrorStatus<K> = K extends number
+  ? `${K}` extends `${4 | 5}${string}`
+    ? K
+    : never
+  : K extends `${infer N extends number}`
+    ? ErrorStatus<N>
+    : never;
+
+/** Every status an error of route `R` may carry: from its options, a path argument that does not convert, and 500. */
+export type ErrorStatusOf<R> =
+  ShapeOf<R> extends { path: infer P extends string; options: infer O }
+    ?
+        | 500
+        | OptionStatuses<O>
+        | ([ParamName<P>] extends [never] ? never : O extends { args: object } ? 400 : never)
+    : never;
+
+/** One validation problem of a 422 answer. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+/** A 2xx answer. */
+export interface ClientSuccess<D> {
+  readonly ok: true;
+  readonly status: number;
+  /** The handler's value as the client receives it (`undefined` for 204). */
+  readonly data: D;
+  readonly headers: globalThis.Headers;
+  readonly response: globalThis.Response;
+}
+
+/** A non-2xx answer with status `S`. */
+export interface ClientFailure<S extends number = number> {
+  readonly ok: false;
+  readonly status: S;
+  /** The error's text: the body, or the `detail`/`message`/`title` of a JSON body. */
+  readonly message: string;
+  /** The body, parsed when it is JSON, else the text. */
+  readonly body: unknown;
+  /** For 422: each validation problem. */
+  readonly issues: S extends 422 ? ValidationIssue[] : undefined;
+  readonly headers: globalThis.Headers;
+  readonly response: globalThis.Response;
+}
+
+type Failures<S> = S extends number ? ClientFailure<S> : never;
+
+/** What a call to route `R` resolves to. */
+export type ClientResult<R> =
+  ShapeOf<R> extends { returns: infer Returns }
+    ? ClientSuccess<ClientData<Returns>> | Failures<ErrorStatusOf<R>>
+    : never;
