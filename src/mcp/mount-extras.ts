@@ -8,7 +8,7 @@
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { RouteTable } from "../serve/fallback.ts";
-import { type GateConfig, gate, type ToolAccess } from "./auth/gate.ts";
+import type { GateConfig, ToolAccess } from "./auth/gate.ts";
 import { metadataRoutes } from "./auth/metadata.ts";
 import type { Mcp } from "./index.ts";
 import {
@@ -62,4 +62,4 @@ export function gateConfig(
   return { handler, authRequired: mcp.authRequired, auth: mcp.extras.auth, tools: access };
 }
 
-export { gate };
+export { checkEndpoint, checkTools, hasToolRules, parsedBody } from "./auth/gate.ts";

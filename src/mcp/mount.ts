@@ -11,8 +11,11 @@ import type { Dispatcher } from "../serve/dispatch.ts";
 import type { Mcp } from "./index.ts";
 import {
   bindMcpRouteTools,
-  gate,
+  checkEndpoint,
+  checkTools,
   gateConfig,
+  hasToolRules,
+  parsedBody,
   prepareMcpExtras,
   type RouteTool,
   wantsEndpoint,
@@ -43,17 +46,16 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
             // The gate (src/mcp/auth/gate.ts) answers 401/403 with the MCP authorization challenges first;
             // the engine reads the body itself, unless the gate had to look into it for per-tool rules
             // (then the pipeline reads it and the engine gets the same bytes).
-            const peeks = [...access.tools.values()].some(
-              (tool) => tool.authRequired || tool.scopes.length > 0,
-            );
+            const peeks = hasToolRules(access);
             const allowed = async () => true; // the gate has decided
             const methods = new Map<string, Dispatcher>();
             for (const method of METHODS) {
               const handler = async (request: Request) => {
                 const body = peeks && method === "POST" ? request.bodyBytes : null;
-                const decision = await gate(request, body, access);
-                if ("response" in decision) return decision.response;
-                request.identity = decision.identity;
+                const refused =
+                  (await checkEndpoint(request, access)) ??
+                  (body === null ? null : await checkTools(request, parsedBody(body), access));
+                if (refused !== null) return refused;
                 return mcp.handle(request.raw, allowed, body ?? undefined);
               };
               methods.set(

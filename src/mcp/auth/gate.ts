@@ -33,8 +33,6 @@ export interface GateConfig {
   tools: ReadonlyMap<string, ToolAccess>;
 }
 
-export type GateResult = { identity: Identity | null } | { response: globalThis.Response };
-
 const UNAUTHORIZED = -32001;
 const FORBIDDEN = -32003;
 
@@ -76,6 +74,18 @@ function forbidden(config: GateConfig, required: readonly string[], missing: str
   return refusal(403, FORBIDDEN, message, challenge);
 }
 
+const perRequest = new WeakMap<Request, Identities>();
+
+/** One cache per request, shared by `checkEndpoint` and `checkTools`: a token is validated once per handler. */
+function identitiesOf(request: Request): Identities {
+  let identities = perRequest.get(request);
+  if (identities === undefined) {
+    identities = new Identities(request);
+    perRequest.set(request, identities);
+  }
+  return identities;
+}
+
 /** Authenticates once per handler; a handler that throws refuses (it must not crash the endpoint). */
 class Identities {
   private readonly cache = new Map<AuthenticationHandler, Identity | null>();
@@ -85,8 +95,13 @@ class Identities {
     return handler !== null && handler.tokenGetter.getToken(this.request) !== null;
   }
 
-  async of(handler: AuthenticationHandler | null): Promise<Identity | null> {
-    if (handler === null || !this.tokenSent(handler)) return null;
+  /**
+   * The handler's identity for this request. As on routes, a handler runs only when a credential
+   * is present, unless authentication is required: then it always decides (it may read more than
+   * the token getter finds).
+   */
+  async of(handler: AuthenticationHandler | null, required = false): Promise<Identity | null> {
+    if (handler === null || (!required && !this.tokenSent(handler))) return null;
     if (this.cache.has(handler)) return this.cache.get(handler) ?? null;
     let identity: Identity | null = null;
     try {
@@ -99,17 +114,10 @@ class Identities {
   }
 }
 
-/** The tool names of the `tools/call` messages in a JSON-RPC body (one message or a batch); none when it is not JSON. */
-export function calledTools(body: Uint8Array): string[] {
-  if (body.byteLength === 0) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    return [];
-  }
+/** The tool names of the `tools/call` messages in a parsed JSON-RPC body (one message or a batch). */
+export function calledTools(body: unknown): string[] {
   const names: string[] = [];
-  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+  for (const message of Array.isArray(body) ? body : [body]) {
     if (typeof message !== "object" || message === null) continue;
     const { method, params } = message as { method?: unknown; params?: unknown };
     if (method !== "tools/call" || typeof params !== "object" || params === null) continue;
@@ -119,37 +127,66 @@ export function calledTools(body: Uint8Array): string[] {
   return names;
 }
 
+/** A body as JSON, or undefined when it is not (the engine answers that with its own 400). */
+export function parsedBody(bytes: Uint8Array): unknown {
+  if (bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Decides whether the request may reach the engine. `body` is the POST body
- * already read (the stream can be read once; the engine gets the same bytes).
+ * The endpoint's own rule, for every request but a CORS preflight: sets
+ * `request.identity` (with the app's handler, whenever a credential is sent)
+ * and answers 401/403 when `authRequired` or `auth.scopes` are not met.
  */
-export async function gate(
+export async function checkEndpoint(
   request: Request,
-  body: Uint8Array | null,
   config: GateConfig,
-): Promise<GateResult> {
-  // A CORS preflight carries no credentials by definition; the engine answers it.
-  if (request.method === "OPTIONS") return { identity: null };
-  const identities = new Identities(request);
-  const identity = await identities.of(config.handler);
+): Promise<globalThis.Response | null> {
+  if (request.method === "OPTIONS") return null;
+  const identities = identitiesOf(request);
+  const identity = await identities.of(config.handler, config.authRequired);
+  request.identity = identity;
   const endpointScopes = config.auth?.scopes ?? [];
   if (config.authRequired && identity === null) {
-    return { response: unauthorized(config, identities.tokenSent(config.handler), endpointScopes) };
+    return unauthorized(config, identities.tokenSent(config.handler), endpointScopes);
   }
   if (identity !== null || config.authRequired) {
     const missing = missingScopes(endpointScopes, identity);
-    if (missing.length > 0) return { response: forbidden(config, endpointScopes, missing) };
+    if (missing.length > 0) return forbidden(config, endpointScopes, missing);
   }
-  if (body === null || config.tools.size === 0) return { identity };
+  return null;
+}
+
+/**
+ * Each called tool's rule (its `authRequired`, its `scopes` on top of the
+ * endpoint's), for the parsed POST body; run after `checkEndpoint`.
+ */
+export async function checkTools(
+  request: Request,
+  body: unknown,
+  config: GateConfig,
+): Promise<globalThis.Response | null> {
+  if (config.tools.size === 0 || body === undefined) return null;
+  const identities = identitiesOf(request);
+  const endpointScopes = config.auth?.scopes ?? [];
   for (const name of calledTools(body)) {
     const access = config.tools.get(name);
     if (access === undefined || (!access.authRequired && access.scopes.length === 0)) continue;
     const handler = access.handler ?? config.handler;
-    const caller = handler === config.handler ? identity : await identities.of(handler);
+    const caller = await identities.of(handler, true);
     const required = [...new Set([...endpointScopes, ...access.scopes])];
-    if (caller === null) return { response: unauthorized(config, identities.tokenSent(handler), required) };
+    if (caller === null) return unauthorized(config, identities.tokenSent(handler), required);
     const missing = missingScopes(required, caller);
-    if (missing.length > 0) return { response: forbidden(config, required, missing) };
+    if (missing.length > 0) return forbidden(config, required, missing);
   }
-  return { identity };
+  return null;
+}
+
+/** Whether any tool has a rule of its own (then the POST body must be looked at). */
+export function hasToolRules(config: GateConfig): boolean {
+  return [...config.tools.values()].some((tool) => tool.authRequired || tool.scopes.length > 0);
 }

@@ -90,6 +90,8 @@ export function buildCall(
     if (typeof value === "object")
       return { problem: `argument '${name}' must be a string, number or boolean` };
     const text = asText(value);
+    // A named parameter is one non-empty segment on the wire; only a wildcard may be empty.
+    if (text === "" && segment.startsWith(":")) return { problem: `argument '${name}' must not be empty` };
     params[name] = text;
     segments.push(encodePathValue(text, segment.startsWith("*")));
   }

@@ -77,7 +77,12 @@ export function inputPlan(route: RouteRecord): InputPlan {
   const args = route.options.args ?? {};
   for (const name of pathParams) {
     const spec = args[name];
-    properties[name] = spec ? spec.jsonSchema() : { type: "string" };
+    const wildcard = route.path.includes(`/*${name}`);
+    properties[name] = spec
+      ? spec.jsonSchema()
+      : wildcard
+        ? { type: "string" }
+        : { type: "string", minLength: 1 };
     required.push(name);
   }
   const queryArgs = new Map<string, ArgSpec<unknown>>();

@@ -1,14 +1,16 @@
 /** `configure({ auth })` is checked when called; the challenge and scope helpers on their own. */
 import { describe, expect, test } from "bun:test";
-import { AuthenticationHandler, Identity, type Request, Webfw } from "../../../src/index.ts";
+import { AuthenticationHandler, Identity, type Request, SubRouter, Webfw } from "../../../src/index.ts";
 import { bearerChallenge } from "../../../src/mcp/auth/challenge.ts";
-import { calledTools } from "../../../src/mcp/auth/gate.ts";
+import { calledTools, parsedBody } from "../../../src/mcp/auth/gate.ts";
 import { resolveMcpAuth } from "../../../src/mcp/auth/options.ts";
 import { grantedScopes, missingScopes } from "../../../src/mcp/auth/scopes.ts";
 
 class AnyAuth extends AuthenticationHandler {
   authenticate(request: Request): Identity | null {
-    return this.tokenGetter.getToken(request) ? new Identity({ claims: {} }) : null;
+    // The token is the scope list (tests only): "mcp admin" grants both.
+    const token = this.tokenGetter.getToken(request);
+    return token ? new Identity({ claims: { scope: token.replaceAll("+", " ") } }) : null;
   }
 }
 
@@ -82,8 +84,13 @@ describe("configure({ auth }) refuses what would mislead a client", () => {
     strict.mcp.configure({ auth: { resource: "https://api.example.com/mcp", authorizationServers: AS } });
     const init = {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
     };
     expect((await strict.request("/mcp", init)).status).toBe(401);
     const open = new Webfw(import.meta.path);
@@ -94,6 +101,90 @@ describe("configure({ auth }) refuses what would mislead a client", () => {
     });
     expect((await open.request("/mcp", init)).status).toBe(200);
   });
+
+  test("an open endpoint still sends the caller of a protected tool through the flow", async () => {
+    const app = new Webfw(import.meta.path);
+    app.configureAuthentication(new AnyAuth());
+    app.get("/public", () => "hi", { mcp: true });
+    app.get("/private", () => "secret", { mcp: { authRequired: true } });
+    app.get("/scoped", () => "scoped", { mcp: { scopes: ["admin"] } });
+    app.mcp.configure({
+      auth: { resource: "https://api.example.com/mcp", authorizationServers: AS, scopes: ["mcp"] },
+      authRequired: false,
+    });
+    const call = (name: string, token?: string) =>
+      app.request("/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name, arguments: {} },
+        }),
+      });
+    const metadata = "https://api.example.com/.well-known/oauth-protected-resource/mcp";
+    const privateCall = await call("get_private");
+    expect(privateCall.status).toBe(401);
+    expect(privateCall.headers.get("www-authenticate")).toBe(
+      `Bearer scope="mcp", resource_metadata="${metadata}"`,
+    );
+    const scopedCall = await call("get_scoped");
+    expect(scopedCall.status).toBe(401);
+    expect(scopedCall.headers.get("www-authenticate")).toBe(
+      `Bearer scope="mcp admin", resource_metadata="${metadata}"`,
+    );
+    // The endpoint's own scopes are checked first (before the body is read), then the tool's.
+    const noScope = await call("get_scoped", "none");
+    expect(noScope.status).toBe(403);
+    expect(noScope.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="mcp"');
+    const endpointOnly = await call("get_scoped", "mcp");
+    expect(endpointOnly.status).toBe(403);
+    expect(endpointOnly.headers.get("www-authenticate")).toContain(
+      'error="insufficient_scope", scope="mcp admin"',
+    );
+    expect([401, 403]).not.toContain((await call("get_scoped", "mcp+admin")).status);
+    // The public tool is not held at the door (what the engine then answers is its business).
+    expect([401, 403]).not.toContain((await call("get_public")).status);
+  });
+});
+
+test("a tool behind a SubRouter with its own authentication is checked with that handler", async () => {
+  class OnlyAdmin extends AuthenticationHandler {
+    authenticate(request: Request): Identity | null {
+      return this.tokenGetter.getToken(request) === "admin-token"
+        ? new Identity({ claims: { scope: "ops" } })
+        : null;
+    }
+  }
+  const app = new Webfw(import.meta.path);
+  app.configureAuthentication(new AnyAuth());
+  const admin = new SubRouter(import.meta.path, { prefix: "/admin" });
+  admin.configureAuthentication(new OnlyAdmin());
+  admin.get("/stats", () => ({ ok: true }), { authRequired: true, mcp: { scopes: ["ops"] } });
+  app.includeRouter(admin);
+  const call = (token: string) =>
+    app.request("/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "get_admin_stats", arguments: {} },
+      }),
+    });
+  // The app's handler accepts "ops" (it grants the token as its scope), the SubRouter's does not: 401.
+  expect((await call("ops")).status).toBe(401);
+  expect([401, 403]).not.toContain((await call("admin-token")).status);
 });
 
 describe("helpers", () => {
@@ -121,7 +212,7 @@ describe("helpers", () => {
 
   test("calledTools reads single messages and batches, and ignores anything malformed", () => {
     const bytes = (value: unknown) =>
-      new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));
+      parsedBody(new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value)));
     expect(calledTools(bytes({ method: "tools/call", params: { name: "a" } }))).toEqual(["a"]);
     expect(
       calledTools(

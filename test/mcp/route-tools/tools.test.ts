@@ -152,7 +152,7 @@ describe("schemas", () => {
     app.post("/free", () => ({}), { mcp: true });
     const tools = await toolsOf(app);
     const put = only(tools.get("put_items_by_id"));
-    expect(put.inputSchema.properties?.id).toEqual({ type: "string" });
+    expect(put.inputSchema.properties?.id).toEqual({ type: "string", minLength: 1 });
     expect(put.inputSchema.properties?.body).toMatchObject({
       type: "object",
       properties: { id: { type: "string" }, price: { type: "number", minimum: 0 } },
@@ -322,6 +322,9 @@ describe("calls run the route's whole pipeline", () => {
       { type: "text", text: "missing required argument 'id'" },
     ]);
     expect((await get.call({ id: { x: 1 } }, noCaller)).isError).toBe(true);
+    expect((await get.call({ id: "" }, noCaller)).content).toEqual([
+      { type: "text", text: "argument 'id' must not be empty" },
+    ]);
     expect((await get.call([1], noCaller)).content).toEqual([
       { type: "text", text: "the arguments must be an object" },
     ]);
