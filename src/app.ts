@@ -3,6 +3,8 @@ import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.t
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
 import { buildRequest, type RawCallInput, readResult } from "./client/call.ts";
 import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
+import { type CompressionOptions, resolveCompression } from "./compression/index.ts";
+import type { ResolvedCompression } from "./compression/options.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import type { Request } from "./http/request.ts";
 import { requestPath } from "./http/request-target.ts";
@@ -66,6 +68,11 @@ export interface WebfwOptions {
    * it in the access log. `request.id` works either way. Default off.
    */
   requestId?: boolean | RequestIdOptions;
+  /**
+   * Response compression: zstd, br and gzip from `Accept-Encoding`; `true` for the defaults or
+   * `{ encodings, threshold, level }`. Off by default (docs/compression.md).
+   */
+  compression?: boolean | CompressionOptions;
 }
 
 export type LifecycleHandler = () => unknown;
@@ -75,7 +82,9 @@ export type ExceptionHandler = (error: unknown, request: Request) => unknown;
 export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> {
   /** The app's main file: worker processes and Workers import it. */
   readonly mainFile: string;
-  readonly config: Required<Omit<WebfwOptions, "formLimits" | "websocket" | "requestId">> & {
+  readonly config: Required<Omit<WebfwOptions, "formLimits" | "websocket" | "requestId" | "compression">> & {
+    /** null: compression off. */
+    compression: ResolvedCompression | null;
     formLimits: FormLimits;
     websocket: ResolvedWebSocketOptions;
     /** `null` when request ids are off. */
@@ -122,6 +131,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> {
       openapi: resolveOpenApiOptions(options.openapi),
       websocket: resolveWebSocketOptions(options.websocket),
       requestId: resolveRequestIdOptions(options.requestId),
+      compression: resolveCompression(options.compression),
     };
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
@@ -223,7 +233,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> {
    * directory is reachable.
    */
   serveDirectory(options: ServeDirectoryOptions): this {
-    const serve = createDirectoryServer(options);
+    const serve = createDirectoryServer(options, this.config.compression);
     this.fallbacks.push((raw) => serve(raw, requestPath(raw.url)));
     return this;
   }

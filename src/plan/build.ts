@@ -1,6 +1,7 @@
 import type { Server, WebSocketHandler } from "bun";
 import type { Webfw } from "../app.ts";
 import { BodyBudget } from "../body/budget.ts";
+import { type CompressionLayer, compressionLayer } from "../compression/index.ts";
 import { Request } from "../http/request.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
@@ -56,7 +57,9 @@ export interface BuildOptions {
 
 export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Promise<BuiltApp> {
   const pool = options.pool ?? null;
-  const wrap = layers(app, options);
+  // Compression (src/compression/) innermost; when off it wraps nothing.
+  const compression = compressionLayer(app.config.compression);
+  const wrap = layers(app, options, compression);
   const config: PipelineConfig = {
     maxBodySize: app.config.maxBodySize,
     // One budget per built app (per process): every route's body counts against it.
@@ -153,10 +156,11 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, wrap);
   const runtime = new Runtime(table, app.config.router, fallbacks, errorDispatcher);
   const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
+  const constAnswers = await compression.statics(statics);
   const bunRoutes =
     app.config.router === "bun"
-      ? nativeRoutes(table, statics, handle, (path) => runtime.patternFor(path))
-      : constRoutes(table, statics, handle);
+      ? nativeRoutes(table, constAnswers, handle, (path) => runtime.patternFor(path))
+      : constRoutes(table, constAnswers, handle);
   return {
     bunRoutes,
     handle,
@@ -172,10 +176,14 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
  * The layers around every dispatcher, outermost first: the access log (so its duration and the id it
  * writes cover everything), then request ids. Only the layers that are on are built.
  */
-function layers(app: Webfw, options: BuildOptions): (dispatcher: Dispatcher) => Dispatcher {
+function layers(
+  app: Webfw,
+  options: BuildOptions,
+  compression: CompressionLayer,
+): (dispatcher: Dispatcher) => Dispatcher {
   const ids = app.config.requestId;
   return (dispatcher) => {
-    let wrapped = dispatcher;
+    let wrapped = compression.wrap(dispatcher);
     if (ids !== null) wrapped = withRequestId(wrapped, ids);
     if (options.accessLog) wrapped = withAccessLog(wrapped);
     return wrapped;

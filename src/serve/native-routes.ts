@@ -24,7 +24,7 @@ export type BunRoutes = Record<string, Partial<Record<string, BunHandler | WebRe
  */
 export function nativeRoutes(
   table: RouteTable,
-  statics: Map<string, WebResponse>,
+  statics: ReadonlyMap<string, WebResponse | BunHandler>,
   slowPath: BunHandler,
   patternFor: PatternFor,
   only?: Set<string>,
@@ -55,7 +55,7 @@ export function nativeRoutes(
  */
 export function constRoutes(
   table: RouteTable,
-  statics: Map<string, WebResponse>,
+  statics: ReadonlyMap<string, WebResponse | BunHandler>,
   slowPath: BunHandler,
 ): BunRoutes {
   const fixed = new Set<string>();

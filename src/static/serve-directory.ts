@@ -1,10 +1,13 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import type { ResolvedCompression } from "../compression/options.ts";
+import { type SiblingLookup, siblingLookup } from "../compression/precompressed-files.ts";
 import { requireDirectory } from "../embed/directories.ts";
 import { realPath as realpath } from "../embed/real-path.ts";
-import { fileResponse } from "../files/serve-file.ts";
+import { type FileResponseOptions, fileResponse } from "../files/serve-file.ts";
 import { requestQuery } from "../http/request-target.ts";
 import { HttpError } from "../response/errors.ts";
+import { appendVary } from "../response/vary.ts";
 import { directoryListing } from "./listing.ts";
 import { realPathInside, safeSegments } from "./safe-path.ts";
 
@@ -26,6 +29,11 @@ export interface ServeDirectoryOptions {
   dotFiles?: "allow" | "deny";
   /** The older spelling of `dotFiles: "allow"` (`true`). */
   serveDotFiles?: boolean;
+  /**
+   * Serve `name.zst`, `name.br`, `name.gz` next to a file to clients that accept that coding
+   * (docs/compression.md). Default: on when the app's `compression` is on.
+   */
+  precompressed?: boolean;
 }
 
 export type DirectoryServer = (
@@ -40,7 +48,10 @@ export type DirectoryServer = (
  * is not below the route, the method is not GET/HEAD, nothing exists there,
  * or the path tries to leave the directory in any way.
  */
-export function createDirectoryServer(opts: ServeDirectoryOptions): DirectoryServer {
+export function createDirectoryServer(
+  opts: ServeDirectoryOptions,
+  compression: ResolvedCompression | null = null,
+): DirectoryServer {
   const route = opts.route.replace(/\/+$/, "");
   if (route !== "" && !route.startsWith("/"))
     throw new Error(`serveDirectory: route must start with "/": ${opts.route}`);
@@ -50,6 +61,14 @@ export function createDirectoryServer(opts: ServeDirectoryOptions): DirectorySer
   const allowDotFiles =
     opts.dotFiles === undefined ? (opts.serveDotFiles ?? false) : opts.dotFiles === "allow";
   const indexFile = opts.indexFile;
+  const siblings =
+    (opts.precompressed ?? compression !== null) ? siblingLookup(compression?.encodings) : null;
+  const serve = (path: string, request: globalThis.Request, realRoot: string) =>
+    siblings === null
+      ? serveFile(path, request)
+      : servePrecompressed(path, request, siblings, (sibling) =>
+          realPathInside(sibling, realRoot, followLinks, allowDotFiles),
+        );
   if (indexFile !== undefined && safeSegments(indexFile, true)?.length !== 1) {
     throw new Error(`serveDirectory: indexFile must be a plain file name: ${indexFile}`);
   }
@@ -78,7 +97,7 @@ export function createDirectoryServer(opts: ServeDirectoryOptions): DirectorySer
       return null;
     }
     // A file asked for as a directory ("/a.txt/") is not found, as in nginx.
-    if (!isDirectory) return rest.endsWith("/") ? null : serve(target, request);
+    if (!isDirectory) return rest.endsWith("/") ? null : serve(target, request, realRoot);
 
     const index =
       indexFile === undefined
@@ -95,7 +114,7 @@ export function createDirectoryServer(opts: ServeDirectoryOptions): DirectorySer
         headers: { location: withQuery(location, requestQuery(request.url)) },
       });
     }
-    if (indexIsFile) return serve(index!, request);
+    if (indexIsFile) return serve(index!, request, realRoot);
     const urlPath = `${route}/${segments.map((s) => `${s}/`).join("")}`;
     const page = await directoryListing(target, urlPath, realRoot, {
       followLinks,
@@ -116,9 +135,39 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-async function serve(path: string, request: globalThis.Request): Promise<globalThis.Response | null> {
+/**
+ * The client's preferred precompressed sibling when one exists (inside the directory, by the
+ * same rules as any file), else the file itself; both say `Vary: Accept-Encoding`.
+ */
+async function servePrecompressed(
+  path: string,
+  request: globalThis.Request,
+  siblings: SiblingLookup,
+  inside: (sibling: string) => Promise<string | null>,
+): Promise<globalThis.Response | null> {
+  for (const candidate of siblings.candidates(request, path)) {
+    const real = await inside(candidate.path);
+    if (real === null || !(await isFile(real))) continue;
+    const contentType = Bun.file(path).type || "application/octet-stream";
+    const response = await serveFile(real, request, { contentType });
+    if (response === null) continue;
+    // A 304 or 416 of the sibling is about the encoded form too.
+    if (response.status !== 304) response.headers.set("content-encoding", candidate.encoding);
+    appendVary(response.headers, "Accept-Encoding");
+    return response;
+  }
+  const response = await serveFile(path, request);
+  if (response !== null) appendVary(response.headers, "Accept-Encoding");
+  return response;
+}
+
+async function serveFile(
+  path: string,
+  request: globalThis.Request,
+  options: FileResponseOptions = {},
+): Promise<globalThis.Response | null> {
   try {
-    return await fileResponse(path, request);
+    return await fileResponse(path, request, options);
   } catch (error) {
     // Deleted between the checks and the read: let the app answer 404.
     if (error instanceof HttpError && error.status === 404) return null;

@@ -6,8 +6,9 @@
 import { Webfw } from "../../src/index.ts";
 import { FEATURES, guard, LAYERS, ROUTE_TIMEOUT_MS } from "./table.ts";
 
-// The request-id layer is an app option (table.ts).
-const app = new Webfw(import.meta.path, { requestId: true });
+// The request-id layer is an app option (table.ts); compression too, with no size threshold so the
+// suite's small bodies are compressed as well.
+const app = new Webfw(import.meta.path, { requestId: true, compression: { threshold: 0 } });
 for (const layer of LAYERS) layer.install(app);
 for (const feature of FEATURES) {
   feature.register(app, {

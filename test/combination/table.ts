@@ -24,6 +24,7 @@
  */
 import { expect } from "bun:test";
 import { join } from "node:path";
+import { isCompressibleType } from "../../src/compression/eligible.ts";
 import {
   AuthenticationHandler,
   BearerGetter,
@@ -96,7 +97,8 @@ export type LayerName =
   | "header-config"
   | "exception-handler"
   | "request-timeout"
-  | "request-id";
+  | "request-id"
+  | "compression";
 
 export interface Layer {
   name: LayerName;
@@ -476,6 +478,7 @@ export const FEATURES: Feature[] = [
         "a WebSocket handler's error closes the socket (docs/websockets.md), no HTTP answer",
       "request-timeout": "a WebSocket lives as long as it is open; no request time limit applies",
       "request-id": "Bun writes the 101 of an upgrade itself; the id is in request.id and the logs only",
+      compression: NOT_HTTP_RESPONSE,
     },
   },
   {
@@ -667,6 +670,30 @@ export const LAYERS: Layer[] = [
     },
   },
 ];
+
+/**
+ * The compression column (src/compression/): app.ts builds the app with `compression: { threshold: 0 }`,
+ * so every cell above already runs with it (fetch asks for gzip, br, zstd and decodes). Here each
+ * coding is asked for by name: a body of a compressible type comes back in that coding (decoded by
+ * the client, then checked as usual), with `Vary`; event streams and untyped streams as they are.
+ */
+const compressionLayer: Layer = {
+  name: "compression",
+  install() {
+    // A constructor option (app.ts): new Webfw(path, { compression: { threshold: 0 } }).
+  },
+  async check(feature, call) {
+    for (const coding of ["zstd", "br", "gzip"]) {
+      const result = await call({ headers: { "accept-encoding": coding } });
+      feature.verify(result);
+      const type = result.headers.get("content-type");
+      const expected = type !== null && isCompressibleType(type) ? coding : null;
+      expect(result.headers.get("content-encoding")).toBe(expected);
+      if (expected) expect(result.headers.get("vary")?.toLowerCase()).toContain("accept-encoding");
+    }
+  },
+};
+LAYERS.push(compressionLayer);
 
 /** `?fail=1` / `?slow=1` handling shared by every feature handler. */
 export function guard(request: Request): Promise<void> | null {
