@@ -11,6 +11,13 @@ export { Request } from "./http/request.ts";
 export * as statusCodes from "./http/status-codes.ts";
 export { Url } from "./http/url.ts";
 export type { ServerHandle, StartOptions } from "./launch/server.ts";
+export type {
+  McpAuthOptions,
+  RouteFilter,
+  RouteInfo,
+  RouteMcpOption,
+  RouteToolOptions,
+} from "./mcp/index.ts";
 export { loadNative } from "./native/index.ts";
 export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } from "./response/bodies.ts";
 export { BadRequestError, HttpError, WebSocketDisconnect } from "./response/errors.ts";

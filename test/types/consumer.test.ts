@@ -64,7 +64,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const USER_APP = `import { z } from "zod";
 import {
   AuthenticationHandler, BearerGetter, HttpError, Identity, type Request, Response, SubRouter,
-  serveFile, sse, t, Webfw,
+  type RouteToolOptions, serveFile, sse, t, Webfw,
 } from "webfw";
 import { HTTP_404_NOT_FOUND } from "webfw/status-codes";
 import { MustacheTemplate } from "webfw/templating";
@@ -106,6 +106,7 @@ app.get("/notes/:id", ({ pathParams, args }) => {
 app.post("/notes", ({ parsedBody }) => ({ title: parsedBody.title }), {
   body: z.object({ title: z.string().min(1) }),
   authRequired: true,
+  mcp: { name: "add_note", description: "Add a note", annotations: { idempotentHint: false }, scopes: ["notes:write"] },
 });
 app.get("/feed", () => sse((async function* () { yield { event: "note", data: "1" }; })()));
 app.get("/file", () => serveFile("./README.md"));
@@ -123,6 +124,10 @@ const chat = app.websocket("/chat/:room", async (ws) => {
 chat.onConnect((ws) => { ws.sendJson({ hello: ws.id }); });
 
 app.mcp.tool(({ a, b }) => String(a + b), { name: "add", description: "adds", args: { a: t.int(), b: t.int() } });
+app.mcp.configure({ auth: { resource: "https://api.example.com/mcp", authorizationServers: ["https://auth.example.com"], scopes: ["mcp"] } });
+app.mcp.exposeRoutes((route) => route.method === "GET" && route.path.startsWith("/notes"));
+const toolOptions: RouteToolOptions = { title: "Stats", authRequired: true };
+admin.get("/tools", () => ({ ok: true }), { mcp: toolOptions });
 
 const handle = await app.start({ port: 0 });
 await handle.stop();
@@ -137,6 +142,8 @@ app.get("/u/:id", ({ pathParams, args }) => {
   const s: string = args.limit;
   return s;
 }, { args: { limit: t.int() } });
+// @ts-expect-error: scopes are a list of strings
+app.get("/m", () => "m", { mcp: { scopes: "mcp" } });
 // @ts-expect-error: maxBodySize is a number
 new Webfw(import.meta.path, { maxBodySize: "big" });
 const typed = new Webfw<{ global: { db: { name: string } } }>(import.meta.path);
