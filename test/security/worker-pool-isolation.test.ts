@@ -74,13 +74,14 @@ describe("a stuck Worker takes no new work while another is free", () => {
   }
 
   test("both Workers stuck: innocent requests wait in the queue and are served once a Worker is replaced", async () => {
-    const { port, url } = await start(1000);
+    const { port, url } = await start(2000);
     const stuck = [fetch(`${url}/loop`), fetch(`${url}/hang`)];
     await Bun.sleep(100);
-    // Queued behind two stuck Workers: each has its own 1 s deadline from its arrival, the stuck
-    // ones are stopped at 1 s, and the queue drains on the new Workers. Sent in a burst after 300 ms,
-    // so the stuck calls' deadlines pass first.
-    await Bun.sleep(200);
+    // Queued behind two stuck Workers: each has its own 2 s deadline from its arrival, the stuck
+    // ones are stopped at 2 s, and the queue drains on the new Workers. Sent in a burst after
+    // 1.2 s, so the stuck calls' deadlines pass first and the new Workers have 1.2 s to start
+    // (a loaded CI machine needs several hundred ms to start a Worker).
+    await Bun.sleep(1100);
     const innocent = Array.from({ length: 10 }, () => rawGet(port, "/work/2"));
     expect((await Promise.all(stuck)).map((r) => r.status)).toEqual([503, 503]);
     expect((await Promise.all(innocent)).map((r) => r.status)).toEqual(Array(10).fill(200));
