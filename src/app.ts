@@ -22,6 +22,7 @@ import {
   type ResolvedRequestIdOptions,
   resolveRequestIdOptions,
 } from "./request-id/options.ts";
+import type { ErrorFormat } from "./response/error-response.ts";
 import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
 import { Route } from "./router/route-handle.ts";
 import { RouterBase } from "./router/router-base.ts";
@@ -73,6 +74,11 @@ export interface WebfwOptions {
    * `{ encodings, threshold, level }`. Off by default (docs/compression.md).
    */
   compression?: boolean | CompressionOptions;
+  /**
+   * Bodies of built-in errors (docs/errors.md): `"text"` (default, the spec's plain text) or
+   * `"problem"`, RFC 9457 `application/problem+json` for every error webfw answers and every `HttpError`.
+   */
+  errors?: ErrorFormat;
 }
 
 export type LifecycleHandler = () => unknown;
@@ -132,7 +138,11 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> {
       websocket: resolveWebSocketOptions(options.websocket),
       requestId: resolveRequestIdOptions(options.requestId),
       compression: resolveCompression(options.compression),
+      errors: options.errors ?? "text",
     };
+    if (this.config.errors !== "text" && this.config.errors !== "problem") {
+      throw new TypeError(`errors must be "text" or "problem", got ${JSON.stringify(this.config.errors)}`);
+    }
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
     }

@@ -3,6 +3,7 @@ import type { Webfw } from "../app.ts";
 import { inDiscoverMode } from "../embed/directories.ts";
 import { logger } from "../log/logger.ts";
 import type { BuiltApp } from "../plan/build.ts";
+import { problemResponse } from "../problem/details.ts";
 import { onShutdownSignal } from "../process/shutdown.ts";
 import { textResponse } from "../response/error-response.ts";
 import {
@@ -164,6 +165,10 @@ function serve(
     websocket: built.websocket,
     error(error) {
       console.error("unhandled error:", error);
+      // Bun's last resort gives no request: the problem has no instance or request id.
+      if (app.config.errors === "problem") {
+        return problemResponse({ type: "about:blank", title: "Internal Server Error", status: 500 });
+      }
       return textResponse(500, "Internal Server Error");
     },
   });

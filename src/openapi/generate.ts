@@ -1,6 +1,7 @@
 import type { Webfw } from "../app.ts";
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgSpec } from "../args/t.ts";
+import { PROBLEM_SCHEMA, PROBLEM_SCHEMA_NAME, problemContent } from "../problem/openapi.ts";
 import { patternParams, type RouteRecord } from "../router/route.ts";
 import type { RouterBase } from "../router/router-base.ts";
 import { appPackageInfo } from "./package-info.ts";
@@ -66,7 +67,13 @@ export function generateDocument(app: Webfw, options: ResolvedOpenApiOptions): O
         },
       };
     }
-    operation.responses = routeResponses(route, registry, operationId, where);
+    operation.responses = routeResponses(
+      route,
+      registry,
+      operationId,
+      where,
+      app.config.errors === "problem",
+    );
     if (route.options.authRequired === true) {
       operation.security = [{ [BEARER]: [] }];
       needsBearer = true;
@@ -191,6 +198,7 @@ function routeResponses(
   registry: SchemaRegistry,
   operationId: string,
   where: string,
+  problems: boolean,
 ): Record<string, unknown> {
   const declared = (route.options.responses ?? {}) as Record<string, string | ResponseDoc>;
   if (typeof declared !== "object" || declared === null || Array.isArray(declared)) {
@@ -213,7 +221,10 @@ function routeResponses(
   if (!Object.keys(responses).some((status) => status.startsWith("2") || status === "default")) {
     responses["200"] = { description: "Successful response" };
   }
-  const text = { "text/plain": { schema: { type: "string" } } };
+  // With `errors: "problem"` every error webfw writes is application/problem+json (src/problem/).
+  const text = problems
+    ? problemContent(registry.fixed(PROBLEM_SCHEMA_NAME, PROBLEM_SCHEMA))
+    : { "text/plain": { schema: { type: "string" } } };
   const hasArgs = route.options.args !== undefined && Object.keys(route.options.args).length > 0;
   const hasBody = route.options.body !== undefined && route.options.body !== null;
   if ((hasArgs || hasBody) && !("400" in responses)) {
@@ -230,10 +241,17 @@ function routeResponses(
     responses["401"] = { description: "Not authenticated", content: text };
   }
   if (hasBody && !("422" in responses)) {
-    const schema = { $ref: registry.fixed("ValidationError", VALIDATION_ERROR) };
     responses["422"] = {
       description: "The body does not match the schema",
-      content: { "application/json": { schema } },
+      content: problems
+        ? text
+        : { "application/json": { schema: { $ref: registry.fixed("ValidationError", VALIDATION_ERROR) } } },
+    };
+  }
+  if (problems && !("500" in responses)) {
+    responses["500"] = {
+      description: "Internal Server Error (nothing of the error is shown)",
+      content: text,
     };
   }
   return responses;

@@ -11,7 +11,7 @@ import type { SchemaSource } from "./types.ts";
 export class SchemaRegistry {
   readonly schemas: Record<string, JsonSchema> = {};
   /** Names of the framework's own schemas are never handed out, so a user's `$defs` cannot shadow them. */
-  private readonly taken = new Set<string>(["ValidationError"]);
+  private readonly taken = new Set<string>(["ValidationError", "ProblemDetails"]);
 
   /** A fresh component name based on `hint` (`User`, `User_2`, …); fill it with `set`. */
   reserve(hint: string): string {

@@ -82,6 +82,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
       }),
     dev: app.config.dev,
     requestTimeoutMs: app.config.requestTimeoutMs,
+    errorFormat: app.config.errors,
   };
   const tree = walkTree(app);
   const root: RouterBase[] = [app];

@@ -9,8 +9,13 @@ import { Request } from "../http/request.ts";
 import { matchPath } from "../http/request-target.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebfwResponse, toWebResponse } from "../response/convert.ts";
-import { defaultErrorResponse, type ErrorLogger } from "../response/error-response.ts";
-import { HttpError } from "../response/errors.ts";
+import {
+  defaultErrorResponse,
+  type ErrorFormat,
+  type ErrorLogger,
+  type ErrorResponseOptions,
+} from "../response/error-response.ts";
+import { HttpError, ValidationError } from "../response/errors.ts";
 import { Response } from "../response/response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
@@ -42,6 +47,8 @@ export interface PipelineConfig {
   dev: boolean;
   /** Milliseconds a handler may take before the request gets 503; 0 or absent: no limit. */
   requestTimeoutMs?: number;
+  /** Bodies of built-in errors: plain text (default) or RFC 9457 problem details (src/problem/). */
+  errorFormat?: ErrorFormat;
 }
 
 /** Everything one route needs, resolved from its routers at start. */
@@ -234,15 +241,6 @@ async function validateBody(request: Request, schema: BodySchema<unknown>): Prom
   }
 }
 
-/** 422 with the validation issues as JSON. */
-export class ValidationError extends HttpError {
-  readonly issues: { path: string; message: string }[];
-  constructor(issues: { path: string; message: string }[]) {
-    super(422, "Unprocessable Entity");
-    this.issues = issues;
-  }
-}
-
 function unprocessable(issues: { path: string; message: string }[]): ValidationError {
   return new ValidationError(issues);
 }
@@ -295,25 +293,27 @@ async function errorResponse(
 ): Promise<WebResponse> {
   let response: WebResponse;
   try {
-    if (error instanceof ValidationError) {
-      response = new globalThis.Response(JSON.stringify({ detail: error.message, issues: error.issues }), {
-        status: 422,
-        headers: { "content-type": "application/json" },
-      });
-    } else if (config.exceptionHandler) {
+    // The 422 of a body schema is fixed (docs/errors.md): the exception handler does not see it.
+    if (error instanceof ValidationError)
+      response = defaultErrorResponse(error, request, errorOptions(config));
+    else if (config.exceptionHandler) {
       response = await toWebResponse(await config.exceptionHandler(error, request), request.raw);
       // Protocol headers of the error (Allow on 405, WWW-Authenticate on 401) survive a custom body.
       if (error instanceof HttpError) response = withMissingHeaders(response, error.headers);
-    } else response = defaultErrorResponse(error, request.raw, config.logError, config.dev);
+    } else response = defaultErrorResponse(error, request, errorOptions(config));
   } catch (handlerError) {
-    response = defaultErrorResponse(handlerError, request.raw, config.logError, config.dev);
+    response = defaultErrorResponse(handlerError, request, errorOptions(config));
   }
   if (after.length === 0) return response;
   try {
     return (await runAfter(await Response.fromWeb(response), request, after)).toWeb();
   } catch (afterError) {
-    return defaultErrorResponse(afterError, request.raw, config.logError, config.dev);
+    return defaultErrorResponse(afterError, request, errorOptions(config));
   }
+}
+
+function errorOptions(config: PipelineConfig): ErrorResponseOptions {
+  return { log: config.logError, dev: config.dev, format: config.errorFormat ?? "text" };
 }
 
 /** Adds the application's response headers; copies the response if its headers are immutable. */

@@ -314,7 +314,7 @@ function unsendable(error: unknown): Error {
 }
 
 function rebuildError(failure: WorkerFailure): Error {
-  const { name, message, stack, status, headers } = failure.error;
-  if (status !== undefined) return new HttpError(status, message, headers);
+  const { name, message, stack, status, headers, problem } = failure.error;
+  if (status !== undefined) return new HttpError(status, problem ?? message, headers);
   return new WorkerHandlerError(name, message, stack);
 }

@@ -1,4 +1,5 @@
 import type { ParsedForm } from "../body/forms.ts";
+import type { ProblemInit } from "../problem/details.ts";
 import type { SessionTransfer } from "../sessions/session.ts";
 /** Messages between the main thread and a handler Worker: compact, structured-clone friendly. */
 
@@ -38,7 +39,15 @@ export interface WorkerReply {
 
 export interface WorkerFailure {
   id: number;
-  error: { name: string; message: string; stack?: string; status?: number; headers?: Record<string, string> };
+  error: {
+    name: string;
+    message: string;
+    stack?: string;
+    status?: number;
+    headers?: Record<string, string>;
+    /** The problem details members of an `HttpError` (`type`, `title`, …), rebuilt on the main thread. */
+    problem?: ProblemInit;
+  };
   session?: SessionTransfer | null;
   state?: Record<string, unknown> | null;
 }

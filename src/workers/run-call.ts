@@ -132,6 +132,8 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
     if (error instanceof HttpError) {
       failure.status = error.status;
       failure.headers = error.headers;
+      const problem = error.problemInit();
+      if (problem) failure.problem = problem;
     }
     return { id: call.id, error: failure, session: request.session?.snapshot() ?? null, state: state() };
   }

@@ -6,9 +6,13 @@
 import { Webfw } from "../../src/index.ts";
 import { FEATURES, guard, LAYERS, ROUTE_TIMEOUT_MS } from "./table.ts";
 
-// The request-id layer is an app option (table.ts); compression too, with no size threshold so the
-// suite's small bodies are compressed as well.
-const app = new Webfw(import.meta.path, { requestId: true, compression: { threshold: 0 } });
+// The request-id and problem-details layers are app options (table.ts); compression too, with no size
+// threshold so the suite's small bodies are compressed as well.
+const app = new Webfw(import.meta.path, {
+  requestId: true,
+  errors: "problem",
+  compression: { threshold: 0 },
+});
 for (const layer of LAYERS) layer.install(app);
 for (const feature of FEATURES) {
   feature.register(app, {

@@ -98,7 +98,8 @@ export type LayerName =
   | "exception-handler"
   | "request-timeout"
   | "request-id"
-  | "compression";
+  | "compression"
+  | "problem-details";
 
 export interface Layer {
   name: LayerName;
@@ -393,6 +394,7 @@ export const FEATURES: Feature[] = [
     },
     skip: {
       auth: "static files are public: serveDirectory has no authRequired",
+      "problem-details": "static files are public: no 401 to check (404/405 of files: test/problem)",
       "exception-handler": "no handler of the app's runs for a static file",
       "request-timeout": "no handler of the app's runs for a static file",
     },
@@ -512,6 +514,7 @@ export const FEATURES: Feature[] = [
     skip: {
       "exception-handler": "a tool's error is a JSON-RPC result (isError), not an HTTP error",
       "request-timeout": "the MCP endpoint is the framework's route, without a route time limit",
+      "problem-details": "the MCP endpoint answers its errors in JSON-RPC (docs/mcp.md), not problem details",
     },
   },
 ];
@@ -667,6 +670,23 @@ export const LAYERS: Layer[] = [
       const replaced = await call({ headers: { "x-request-id": `bad id ${"x".repeat(130)}` } });
       feature.verify(replaced);
       expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    },
+  },
+  {
+    name: "problem-details",
+    install() {
+      // `new Webfw(path, { errors: "problem" })` in app.ts.
+    },
+    async check(feature, call) {
+      // The auth layer's 401 is a built-in error: as problem details, WWW-Authenticate kept.
+      const refused = await call({ headers: { authorization: "Bearer wrong" } });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("content-type")).toBe("application/problem+json");
+      expect(refused.headers.get("www-authenticate")).toStartWith("Bearer");
+      const problem = JSON.parse(refused.body) as Record<string, unknown>;
+      expect(problem).toMatchObject({ type: "about:blank", title: "Unauthorized", status: 401 });
+      expect(problem.requestId).toBe(refused.headers.get("x-request-id") as string);
+      feature.verify(await call());
     },
   },
 ];
