@@ -12,6 +12,11 @@ import { type ServerHandle, type StartOptions, startServer } from "./launch/serv
 import type { RouterEngine } from "./match/types.ts";
 import { Mcp } from "./mcp/index.ts";
 import { mcpMount } from "./mcp/mount.ts";
+import {
+  type MetricsOptions,
+  type ResolvedMetricsOptions,
+  resolveMetricsOptions,
+} from "./observability/metrics-options.ts";
 import { openApiMount } from "./openapi/mount.ts";
 import { resolveOpenApiOptions } from "./openapi/options.ts";
 import type { OpenApiOptions } from "./openapi/types.ts";
@@ -79,6 +84,13 @@ export interface WebfwOptions {
    * `"problem"`, RFC 9457 `application/problem+json` for every error webfw answers and every `HttpError`.
    */
   errors?: ErrorFormat;
+  /**
+   * A server span per request through `@opentelemetry/api`, recorded by the SDK the app registers
+   * (`--otel` starts webfw's own and implies this). Default off: no layer, nothing loaded. docs/observability.md.
+   */
+  tracing?: boolean;
+  /** `GET /metrics` for Prometheus (also `--metrics`): request durations, in-flight requests, pool, process. docs/observability.md. */
+  metrics?: boolean | MetricsOptions;
 }
 
 export type LifecycleHandler = () => unknown;
@@ -88,13 +100,17 @@ export type ExceptionHandler = (error: unknown, request: Request) => unknown;
 export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> {
   /** The app's main file: worker processes and Workers import it. */
   readonly mainFile: string;
-  readonly config: Required<Omit<WebfwOptions, "formLimits" | "websocket" | "requestId" | "compression">> & {
+  readonly config: Required<
+    Omit<WebfwOptions, "formLimits" | "websocket" | "requestId" | "compression" | "metrics">
+  > & {
     /** null: compression off. */
     compression: ResolvedCompression | null;
     formLimits: FormLimits;
     websocket: ResolvedWebSocketOptions;
     /** `null` when request ids are off. */
     requestId: ResolvedRequestIdOptions | null;
+    /** `null` when metrics are off. */
+    metrics: ResolvedMetricsOptions | null;
   };
   /** The Model Context Protocol endpoint (`POST /mcp`), active once something is registered. */
   readonly mcp = new Mcp();
@@ -139,6 +155,8 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> {
       requestId: resolveRequestIdOptions(options.requestId),
       compression: resolveCompression(options.compression),
       errors: options.errors ?? "text",
+      tracing: options.tracing === true,
+      metrics: resolveMetricsOptions(options.metrics),
     };
     if (this.config.errors !== "text" && this.config.errors !== "problem") {
       throw new TypeError(`errors must be "text" or "problem", got ${JSON.stringify(this.config.errors)}`);

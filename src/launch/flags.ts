@@ -3,7 +3,7 @@
  * (through `app.start()`), so both accept exactly the same flags and reject the same
  * mistakes with the same messages.
  */
-import { LOG_LEVELS, type LogLevel, parseLogLevel } from "../log/logger.ts";
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel, parseLogLevel } from "../log/logger.ts";
 
 export type TemplateName = "plain" | "sqlite" | "postgres";
 export const TEMPLATES: readonly TemplateName[] = ["plain", "sqlite", "postgres"];
@@ -28,6 +28,12 @@ export interface StartFlags {
   dev: boolean;
   fast: boolean;
   logLevel: LogLevel;
+  /** `--log-format`: `text` (logfmt, the default) or `json` (one object per line). */
+  logFormat: LogFormat;
+  /** `--otel`: start the OpenTelemetry SDK and export traces over OTLP/HTTP (docs/observability.md). */
+  otel: boolean;
+  /** `--metrics`: serve `GET /metrics` for Prometheus (docs/observability.md). */
+  metrics: boolean;
   host?: string;
   port?: number;
   create: boolean;
@@ -126,6 +132,29 @@ export const FLAG_DEFS: readonly FlagDef[] = [
     valueHint: "LEVEL",
     defaultText: "INFO",
     description: "DEBUG, INFO (one access line per request), WARNING or ERROR",
+  },
+  {
+    name: "log-format",
+    kind: "enum",
+    group: "run",
+    options: LOG_FORMATS,
+    valueHint: "FORMAT",
+    defaultText: "text",
+    description: "text (logfmt key=value lines) or json (one JSON object per line) for access and error logs",
+  },
+  {
+    name: "otel",
+    kind: "boolean",
+    group: "run",
+    description:
+      "Trace every request with OpenTelemetry and export over OTLP/HTTP to $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318), in every process and Worker",
+  },
+  {
+    name: "metrics",
+    kind: "boolean",
+    group: "run",
+    description:
+      "Serve GET /metrics in Prometheus text format (with --processes: the whole server in one scrape)",
   },
   {
     name: "host",
@@ -506,6 +535,9 @@ export function parseFlags(argv: readonly string[], env: Env = {}, options: Pars
     dev,
     fast,
     logLevel,
+    logFormat: (str("log-format") as LogFormat | undefined) ?? "text",
+    otel: bool("otel"),
+    metrics: bool("metrics"),
     host,
     port,
     create,

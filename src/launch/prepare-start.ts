@@ -67,6 +67,7 @@ export async function prepareStart(options: PrepareStartOptions = {}): Promise<S
     throw error;
   }
   logger.setLevel(flags.logLevel);
+  logger.setFormat(flags.logFormat);
 
   const code = await runOneShotAction(flags, env);
   if (code !== undefined) return { action: "exit", code };

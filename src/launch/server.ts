@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import type { Webfw } from "../app.ts";
 import { inDiscoverMode } from "../embed/directories.ts";
 import { logger } from "../log/logger.ts";
+import { startTelemetry } from "../observability/start.ts";
 import type { BuiltApp } from "../plan/build.ts";
 import { problemResponse } from "../problem/details.ts";
 import { onShutdownSignal } from "../process/shutdown.ts";
@@ -50,6 +51,8 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   const transport = await resolveTransport(options, plan?.flags);
   if (plan?.flags.disableOpenapi) (app.config as { openapi: unknown }).openapi = false;
   if (start.dev) (app.config as { dev: boolean }).dev = true;
+  // Tracing and metrics (src/observability/): the SDK starts before the pool, whose Workers start theirs.
+  const telemetry = await startTelemetry(app, plan?.flags, plan?.role === "supervised-child");
   const pool = start.workers > 1 ? new WorkerPool(app.mainFile, start.workers) : null;
   // `app.publish`/`app.subscribe` in an offloaded handler go through the main thread's hub (server, relay).
   if (pool) pool.topics = app.topicHub();
@@ -57,7 +60,11 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   let server: Server<unknown>;
   try {
     await pool?.ready();
-    built = await app.build({ pool, accessLog: start.accessLog && logger.enabled("INFO") });
+    built = await app.build({
+      pool,
+      accessLog: start.accessLog && logger.enabled("INFO"),
+      observability: telemetry.observability,
+    });
     // Topics (src/topics/): connect the Redis relay before listening, so a bad redisUrl fails start().
     await app.topicHub().start(app.broadcastConfig);
     for (const handler of app.startupHandlers) await handler();
@@ -67,12 +74,15 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
     app.topicHub().stop();
     built?.runtime.close();
     await pool?.close();
+    await telemetry.close();
     throw error;
   }
   // Assigned in the try above, which rethrows on failure.
   const compiled = built as BuiltApp;
   for (const feature of compiled.features) feature.listening?.(server);
   app.topicHub().attach(server);
+  // Bun counts the open WebSockets of the server (the metrics' connection gauge reads it).
+  compiled.observability.bindSources({ websocketConnections: () => server.pendingWebSockets });
 
   let stopping: Promise<void> | null = null;
   const stop = (force = false): Promise<void> => {
@@ -92,6 +102,8 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
           console.error("shutdown handler failed:", error);
         }
       }
+      // Last, so that spans of the drain and the shutdown handlers are exported too.
+      await telemetry.close();
     })();
     return stopping;
   };

@@ -1,22 +1,39 @@
 import { matchPath } from "../http/request-target.ts";
+import type { RouteInfo } from "../observability/route-info.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
 import { logger } from "./logger.ts";
 
 type WebResponse = globalThis.Response;
 
+/** The request's trace and span ids, when tracing is on (src/observability/server-span.ts). */
+export type TraceIdReader = (raw: globalThis.Request) => { traceId?: string; spanId?: string };
+
 /**
  * Wraps a dispatcher so that every request leaves one access-log line
- * (method, path, status, duration, request id) at INFO. Only built when access logging is
- * on, so a server without it pays nothing.
+ * (method, path, route, status, duration, request id, and the trace ids when
+ * tracing is on) at INFO. Only built when access logging is on, so a server
+ * without it pays nothing. `route` is absent for answers no route gave (404, static files).
  */
-export function withAccessLog(dispatcher: Dispatcher): Dispatcher {
+export function withAccessLog(
+  dispatcher: Dispatcher,
+  route?: RouteInfo,
+  traceIds?: TraceIdReader | null,
+): Dispatcher {
+  const pattern = route?.pattern ?? undefined;
   return (raw, server, params) => {
     const started = performance.now();
     const log = (response: WebResponse): WebResponse => {
       const duration = performance.now() - started;
+      const ids = traceIds?.(raw);
       // The id the request-id layer gave it (or, with request ids off, one made now for this line).
-      logger.accessLog(raw.method, matchPath(raw.url), response.status, duration, requestIdOf(raw));
+      // An upgrade hands Bun no response (src/websocket/mount.ts reports it as `{ status: 101 }`).
+      logger.accessLog(raw.method, matchPath(raw.url), response.status, duration, {
+        route: pattern,
+        requestId: requestIdOf(raw),
+        traceId: ids?.traceId,
+        spanId: ids?.spanId,
+      });
       return response;
     };
     const result = dispatcher(raw, server, params);

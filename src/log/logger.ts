@@ -1,8 +1,10 @@
 /**
  * A small structured logger: one logfmt-style line per event,
  * `time=… level=INFO msg="…" key=value`, so that `grep`, Loki, Vector or any
- * log shipper can split fields without a JSON parser.
+ * log shipper can split fields without a JSON parser; or, with
+ * `--log-format json`, one JSON object per line (src/log/json-line.ts).
  */
+import { formatJsonLine } from "./json-line.ts";
 
 export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -12,9 +14,30 @@ export type LogSink = (line: string, level: LogLevel) => void;
 
 export type LogFields = Readonly<Record<string, unknown>>;
 
+export const LOG_FORMATS = ["text", "json"] as const;
+/** `text`: logfmt (`key=value`); `json`: one JSON object per line. */
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * What the access line knows beyond method, path, status and duration. Absent
+ * values are left out of the line (a request id only exists when request ids
+ * are on, a trace id only when a span is being recorded).
+ */
+export interface AccessLogFields {
+  /** The matched route pattern (`/users/:id`); absent for 404s. */
+  route?: string;
+  /** The request id (`request.id`, also sent as `X-Request-Id`). */
+  requestId?: string;
+  /** The W3C trace id of the request's server span, when it is sampled. */
+  traceId?: string;
+  spanId?: string;
+}
+
 export interface Logger {
   readonly level: LogLevel;
+  readonly format: LogFormat;
   setLevel(level: LogLevel): void;
+  setFormat(format: LogFormat): void;
   setSink(sink: LogSink): void;
   /** True when an event at `level` would be written: check it before building costly fields. */
   enabled(level: LogLevel): boolean;
@@ -24,10 +47,10 @@ export interface Logger {
   warning(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
   /**
-   * The per-request line, at INFO:
-   * `msg="GET /x 200" method=GET path=/x status=200 duration_ms=1.234 request_id=0191…`.
+   * The per-request line, at INFO: `msg="GET /x 200" method=GET path=/x status=200 duration_ms=1.234`,
+   * then `route`, `request_id`, `trace_id`, `span_id` when known.
    */
-  accessLog(method: string, path: string, status: number, durationMs: number, requestId?: string): void;
+  accessLog(method: string, path: string, status: number, durationMs: number, extra?: AccessLogFields): void;
 }
 
 const RANK: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARNING: 30, ERROR: 40 };
@@ -97,6 +120,8 @@ export function formatLine(time: Date, level: LogLevel, msg: string, fields?: Lo
 export interface LoggerOptions {
   /** Injected in tests to get a fixed `time=`. */
   clock?: () => Date;
+  /** Default `text`. */
+  format?: LogFormat;
 }
 
 export function createLogger(
@@ -108,19 +133,29 @@ export function createLogger(
   let threshold = RANK[level];
   let currentLevel = level;
   let write = sink;
+  let currentFormat: LogFormat = options.format ?? "text";
+  let format = currentFormat === "json" ? formatJsonLine : formatLine;
 
   const log = (lvl: LogLevel, msg: string, fields?: LogFields): void => {
     if (RANK[lvl] < threshold) return;
-    write(formatLine(clock(), lvl, msg, fields), lvl);
+    write(format(clock(), lvl, msg, fields), lvl);
   };
 
   return {
     get level() {
       return currentLevel;
     },
+    get format() {
+      return currentFormat;
+    },
     setLevel(next) {
       currentLevel = next;
       threshold = RANK[next];
+    },
+    setFormat(next) {
+      if (!LOG_FORMATS.includes(next)) throw new TypeError(`unknown log format '${String(next)}'`);
+      currentFormat = next;
+      format = next === "json" ? formatJsonLine : formatLine;
     },
     setSink(next) {
       write = next;
@@ -131,16 +166,19 @@ export function createLogger(
     info: (msg, fields) => log("INFO", msg, fields),
     warning: (msg, fields) => log("WARNING", msg, fields),
     error: (msg, fields) => log("ERROR", msg, fields),
-    accessLog(method, path, status, durationMs, requestId) {
+    accessLog(method, path, status, durationMs, extra) {
       // The level check comes first so that a disabled access log costs one comparison per request.
       if (RANK.INFO < threshold) return;
       write(
-        formatLine(clock(), "INFO", `${method} ${path} ${status}`, {
+        format(clock(), "INFO", `${method} ${path} ${status}`, {
           method,
           path,
+          route: extra?.route,
           status,
           duration_ms: Math.round(durationMs * 1000) / 1000,
-          request_id: requestId,
+          request_id: extra?.requestId,
+          trace_id: extra?.traceId,
+          span_id: extra?.spanId,
         }),
         "INFO",
       );
@@ -163,4 +201,10 @@ export const logger: Logger = createLogger("INFO");
 
 export function setLogLevel(level: LogLevel): void {
   logger.setLevel(level);
+}
+
+/** Parses a format name case-insensitively; undefined when unknown. */
+export function parseLogFormat(name: string): LogFormat | undefined {
+  const lower = name.trim().toLowerCase();
+  return (LOG_FORMATS as readonly string[]).includes(lower) ? (lower as LogFormat) : undefined;
 }

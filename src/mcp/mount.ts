@@ -60,7 +60,10 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
               };
               methods.set(
                 method,
-                context.wrap(context.builtIn(MCP_PATH, method, handler, { rawBody: !peeks })),
+                context.wrap(context.builtIn(MCP_PATH, method, handler, { rawBody: !peeks }), {
+                  method,
+                  pattern: MCP_PATH,
+                }),
               );
             }
             context.table.set(MCP_PATH, methods);

@@ -5,6 +5,7 @@ import { type CompressionLayer, compressionLayer } from "../compression/index.ts
 import { Request } from "../http/request.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
+import { createObservability, type DispatcherWrap, type Observability } from "../observability/index.ts";
 import { withRequestId } from "../request-id/echo.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
@@ -43,6 +44,8 @@ export interface BuiltApp {
   features: MountedFeature[];
   /** What `mount` shows after this build (its `exports`); `undefined` when it mounted nothing. */
   mounted<E>(mount: Mount<E>): E | undefined;
+  /** Tracing and metrics of this build (src/observability/): the server binds and closes them. */
+  observability: Observability;
 }
 
 /** Resolves every route against its routers, compiles its dispatcher and prepares const responses. */
@@ -53,13 +56,25 @@ export interface BuildOptions {
   accessLog?: boolean;
   /** Mounts left out of this build, by name (`--disable-openapi` gives `openapi`). */
   disable?: ReadonlySet<string>;
+  /**
+   * Tracing and metrics (src/observability/): the server passes what its flags and the app's
+   * options turn on; without it (`app.request()`), the app's own `tracing`/`metrics` options.
+   */
+  observability?: Observability;
 }
 
 export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Promise<BuiltApp> {
   const pool = options.pool ?? null;
   // Compression (src/compression/) innermost; when off it wraps nothing.
   const compression = compressionLayer(app.config.compression);
-  const wrap = layers(app, options, compression);
+  const observability =
+    options.observability ??
+    (await createObservability({
+      tracing: app.config.tracing,
+      metrics: app.config.metrics,
+      supervised: false,
+    }));
+  const wrap = layers(app, options, compression, observability);
   const config: PipelineConfig = {
     maxBodySize: app.config.maxBodySize,
     // One budget per built app (per process): every route's body counts against it.
@@ -78,8 +93,10 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
         method: request.method,
         url: request.url,
         request_id: requestIdOf(request),
+        ...logTraceIds(observability, request),
         error,
       }),
+    onError: observability.recordError ?? undefined,
     dev: app.config.dev,
     requestTimeoutMs: app.config.requestTimeoutMs,
     errorFormat: app.config.errors,
@@ -92,6 +109,8 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   const owned = [
     ...tree.routes,
     ...builds.flatMap(({ build }) => (build?.routes ?? []).map((route) => ({ route, chain: root }))),
+    // `GET /metrics` when metrics are on (a GET the app registered on that path wins).
+    ...observability.routes(takenGetPaths(tree.routes)).map((route) => ({ route, chain: root })),
   ];
   const { globalBefore, globalAfter } = tree;
 
@@ -127,7 +146,10 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     }
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
-    methods.set(route.method, wrap(compileRoute(plan, config)));
+    methods.set(
+      route.method,
+      wrap(compileRoute(plan, config), { method: route.method, pattern: route.path }),
+    );
   }
 
   const context: MountContext = {
@@ -153,6 +175,10 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   const websockets = features.filter((feature) => feature.websocket !== undefined);
   if (websockets.length > 1) throw new Error("more than one feature gives Bun's websocket handler");
 
+  // The trace context an offloaded call carries to its Worker, and the pool gauges of the metrics.
+  if (pool && observability.callContext) pool.traceContext = observability.callContext;
+  observability.bindSources({ workerPool: pool ? () => pool.stats : undefined });
+
   const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
   const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, wrap);
   const runtime = new Runtime(table, app.config.router, fallbacks, errorDispatcher);
@@ -170,25 +196,46 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     websocket: websockets[0]?.websocket,
     features,
     mounted: <E>(mount: Mount<E>) => exported.get(mount) as E | undefined,
+    observability,
   };
 }
 
 /**
- * The layers around every dispatcher, outermost first: the access log (so its duration and the id it
- * writes cover everything), then request ids. Only the layers that are on are built.
+ * The layers around every dispatcher, outermost first: the server span and the request timer
+ * (src/observability/: they see the whole request, and the access line can carry the trace id),
+ * the access log (so its duration and the id it writes cover everything), then request ids.
+ * Only the layers that are on are built. `route` names the route for spans, metrics and the log.
  */
 function layers(
   app: Webfw,
   options: BuildOptions,
   compression: CompressionLayer,
-): (dispatcher: Dispatcher) => Dispatcher {
+  observability: Observability,
+): DispatcherWrap {
   const ids = app.config.requestId;
-  return (dispatcher) => {
+  const observe = observability.wrap;
+  const traceIds = observability.traceIds;
+  return (dispatcher, route) => {
     let wrapped = compression.wrap(dispatcher);
     if (ids !== null) wrapped = withRequestId(wrapped, ids);
-    if (options.accessLog) wrapped = withAccessLog(wrapped);
+    if (options.accessLog) wrapped = withAccessLog(wrapped, route, traceIds);
+    if (observe) wrapped = observe(wrapped, route);
     return wrapped;
   };
+}
+
+/** `trace_id`/`span_id` fields of an error log line, when tracing is on. */
+function logTraceIds(
+  observability: Observability,
+  raw: globalThis.Request,
+): Record<string, string | undefined> {
+  const ids = observability.traceIds?.(raw);
+  return ids ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
+/** GET paths the app registered itself: a built-in route (`/metrics`) never shadows one. */
+function takenGetPaths(routes: readonly { route: { method: string; path: string } }[]): Set<string> {
+  return new Set(routes.flatMap(({ route }) => (route.method === "GET" ? [route.path] : [])));
 }
 
 /** Computes a const route's response once; its body is buffered so every request gets the same bytes. */

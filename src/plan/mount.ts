@@ -7,6 +7,7 @@
  */
 import type { Server, WebSocketHandler } from "bun";
 import type { Request } from "../http/request.ts";
+import type { RouteInfo } from "../observability/route-info.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { Dispatcher, PipelineConfig } from "../serve/dispatch.ts";
 import type { RouteTable } from "../serve/fallback.ts";
@@ -42,8 +43,11 @@ export interface MountContext {
   /** Const responses Bun serves by itself, by `METHOD pattern`: delete one to see its requests in JS. */
   readonly statics: Map<string, globalThis.Response>;
   readonly config: PipelineConfig;
-  /** Wraps a dispatcher as the build wraps every route's (the access log when it is on). */
-  wrap(dispatcher: Dispatcher): Dispatcher;
+  /**
+   * Wraps a dispatcher as the build wraps every route's (access log, request ids, span, metrics);
+   * `route` names it in spans, metrics and the access log.
+   */
+  wrap(dispatcher: Dispatcher, route?: RouteInfo): Dispatcher;
   /**
    * Compiles a framework-made route: only the app-global middlewares around `handler`, no
    * authentication (the feature decides). `rawBody` leaves the body unread for the handler.

@@ -5,6 +5,7 @@
  */
 import type { Subprocess } from "bun";
 import { logger as defaultLogger, type Logger } from "../log/logger.ts";
+import { createMetricsRelay } from "../observability/metrics-relay.ts";
 import { CHILD_ENV, CHILD_INDEX_ENV, cleanEnv, type Env, REPEAT_SIGNAL_WINDOW_MS } from "./env.ts";
 
 export interface SuperviseOptions {
@@ -77,6 +78,12 @@ export function superviseProcesses(options: SuperviseOptions): Promise<number> {
     resolveDone = resolve;
   });
 
+  // One scrape of /metrics covers every process: the one asked gathers the others' figures through
+  // this relay over the IPC channel (src/observability/metrics-relay.ts). Idle unless metrics are on.
+  const relay = createMetricsRelay(() =>
+    slots.flatMap((s) => (s.proc ? [{ send: (message: unknown) => s.proc?.send(message) }] : [])),
+  );
+
   const spawn = (slot: Slot): void => {
     slot.timer = undefined;
     if (stopping) return;
@@ -85,6 +92,9 @@ export function superviseProcesses(options: SuperviseOptions): Promise<number> {
       proc = Bun.spawn([execPath, ...argv], {
         env: cleanEnv(env, { [CHILD_ENV]: "1", [CHILD_INDEX_ENV]: String(slot.index) }),
         stdio: ["inherit", "inherit", "inherit"],
+        ipc: (message, child) => {
+          relay.onMessage(message, { send: (reply: unknown) => child.send(reply) });
+        },
       });
     } catch (error) {
       log.error("cannot start server process", { slot: slot.index, error });

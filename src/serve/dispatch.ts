@@ -44,6 +44,8 @@ export interface PipelineConfig {
   globalDependencies: Record<string, unknown>;
   exceptionHandler: ((error: unknown, request: Request) => unknown) | null;
   logError: ErrorLogger;
+  /** Sees every error the pipeline answers but the expected 4xx (the request's span records it). */
+  onError?: (error: unknown, raw: globalThis.Request) => void;
   dev: boolean;
   /** Milliseconds a handler may take before the request gets 503; 0 or absent: no limit. */
   requestTimeoutMs?: number;
@@ -292,6 +294,9 @@ async function errorResponse(
   config: PipelineConfig,
 ): Promise<WebResponse> {
   let response: WebResponse;
+  // A 404 or a 401 is an answer, not a failure: only unexpected errors and 5xx reach the span.
+  if (config.onError && (!(error instanceof HttpError) || error.status >= 500))
+    config.onError(error, request.raw);
   try {
     // The 422 of a body schema is fixed (docs/errors.md): the exception handler does not see it.
     if (error instanceof ValidationError)

@@ -1,4 +1,5 @@
 import type { WebSocketHandler } from "bun";
+import type { RouteInfo } from "../observability/route-info.ts";
 import type { Mount } from "../plan/mount.ts";
 import { planRoute } from "../plan/plan.ts";
 import type { RouterTree } from "../plan/tree.ts";
@@ -53,7 +54,7 @@ interface MountInput {
   statics: Map<string, globalThis.Response>;
   config: PipelineConfig;
   /** Wraps the upgrade dispatcher like the others (the access log: an upgrade is logged with status 101). */
-  wrap?: (dispatcher: Dispatcher) => Dispatcher;
+  wrap?: (dispatcher: Dispatcher, route?: RouteInfo) => Dispatcher;
 }
 
 /**
@@ -85,7 +86,10 @@ function mountWebSockets(input: MountInput): WebSocketRuntime | null {
     const methods = input.table.get(pattern) ?? new Map<string, Dispatcher>();
     input.table.set(pattern, methods);
     input.statics.delete(`GET ${pattern}`);
-    const upgrade = (input.wrap ?? same)(marked(compileRoute(plan, input.config), runtime));
+    const upgrade = (input.wrap ?? same)(marked(compileRoute(plan, input.config), runtime), {
+      method: "GET",
+      pattern,
+    });
     methods.set("GET", upgradeDispatcher(upgrade, methods.get("GET") ?? null));
   }
   return runtime;

@@ -66,6 +66,11 @@ export class WorkerPool {
   private closed = false;
   /** The main thread's topic hub: `app.publish` and `app.subscribe` in a Worker go through it. */
   topics: TopicHub | null = null;
+  /**
+   * With tracing on: the active trace context as W3C headers, sent with each call so that the
+   * handler's span in the Worker is a child of the request's server span (src/observability/worker-trace.ts).
+   */
+  traceContext: (() => Record<string, string> | undefined) | null = null;
   // A compiled binary embeds the entry elsewhere; `webfw build` tells us where through this define.
   private readonly entry =
     process.env.WEBFW_WORKER_ENTRY ?? new URL("./worker-entry.ts", import.meta.url).href;
@@ -116,6 +121,7 @@ export class WorkerPool {
       session: request.session?.snapshot() ?? null,
       state: Object.keys(request.state).length > 0 ? request.state : null,
       requestId: request.id,
+      trace: this.traceContext?.(),
     };
     let call: Call | undefined;
     const answer = new Promise<globalThis.Response>((resolve, reject) => {

@@ -103,7 +103,12 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
   if (call.state) Object.assign(request.state, call.state);
   const state = () => (call.state || Object.keys(request.state).length > 0 ? { ...request.state } : null);
   try {
-    const response = await toWebResponse(await route.handler(request), raw);
+    const invoke = async () => toWebResponse(await route.handler(request), raw);
+    // With tracing on, the handler runs in a child span of the main thread's server span;
+    // the module (and `@opentelemetry/api`) is loaded only by calls that carry a trace context.
+    const response = call.trace
+      ? await (await import("../observability/worker-trace.ts")).runTraced(call.trace, call.route, invoke)
+      : await invoke();
     let body: Uint8Array | null = null;
     let streamed = false;
     if (response.body !== null) {

@@ -7,6 +7,7 @@
  * handlers when the pool closes (startup and shutdown are symmetric).
  */
 
+import { defaultServiceName, OTEL_WORKER_ENV } from "../observability/options.ts";
 import type { TopicHub } from "../topics/hub.ts";
 import type {
   WorkerCall,
@@ -29,6 +30,11 @@ async function load(): Promise<ownCopy.LoadedApp> {
   enterWorkerMode();
   const mainFile = process.env[WORKER_MAIN_FILE_ENV];
   if (!mainFile) throw new Error(`${WORKER_MAIN_FILE_ENV} is not set`);
+  // The main thread's SDK is on (--otel): this Worker exports the spans of its handlers itself.
+  if (process.env[OTEL_WORKER_ENV] === "1") {
+    const { startOtelSdk } = await import("../observability/otel-sdk.ts");
+    await startOtelSdk({ serviceName: defaultServiceName(mainFile) });
+  }
   await import(mainFile);
   const app = registeredApps().find((candidate) => candidate.mainFile === mainFile) ?? registeredApps()[0];
   if (!app) throw new Error(`${mainFile} created no Webfw app`);
@@ -44,6 +50,12 @@ async function load(): Promise<ownCopy.LoadedApp> {
 }
 
 let hub: TopicHub | null = null;
+
+async function flushTelemetry(): Promise<void> {
+  if (process.env[OTEL_WORKER_ENV] !== "1") return;
+  const { startedOtelSdk } = await import("../observability/otel-sdk.ts");
+  await (await startedOtelSdk()?.catch(() => null))?.shutdown();
+}
 const loading = load();
 const failed: ownCopy.LoadedApp = { app: null, handlers: new Map() };
 
@@ -68,6 +80,8 @@ async function onControl(control: WorkerControl): Promise<void> {
   else if ("topicMessage" in control) hub?.deliverHere(...control.topicMessage);
   else {
     const errors = await kit().runShutdown(await loading.catch(() => failed));
+    // The pool terminates this Worker next: spans still buffered are exported first.
+    await flushTelemetry();
     self.postMessage({ closed: true, errors } satisfies WorkerClosed);
   }
 }

@@ -1,0 +1,101 @@
+/**
+ * Observability of one built app (DESIGN §11): the layers that go around
+ * every route's dispatcher (the server span, then the request timer), the
+ * `/metrics` route, and what the worker pool, the error log and the access
+ * log read from them. Built by `app.build()`, once per start.
+ *
+ * Only what is on is loaded: with tracing and metrics off this module
+ * imports neither `@opentelemetry/api` nor `prom-client`, and the build gets
+ * no layer at all (the bench row "everything off").
+ */
+import type { RouteRecord } from "../router/route.ts";
+import type { ResolvedMetricsOptions } from "./metrics-options.ts";
+import type { MetricsClusterLink } from "./metrics-relay.ts";
+import { composeWraps, type DispatcherWrap } from "./route-info.ts";
+
+export type { DispatcherWrap, RouteInfo } from "./route-info.ts";
+
+export interface ObservabilityConfig {
+  /** Server spans through `@opentelemetry/api` (the app's `tracing` option, `--otel`, or the OTLP variables). */
+  tracing: boolean;
+  metrics: ResolvedMetricsOptions | null;
+  /** Join the supervisor's metrics relay (a process of `--processes N`). */
+  supervised: boolean;
+}
+
+/** What the rest of the server uses; every member is inert when its feature is off. */
+export interface Observability {
+  /** Layers around each dispatcher (tracing outermost, then the timer); identity when both are off. */
+  readonly wrap: DispatcherWrap | null;
+  /** Built-in routes to compile beside the app's (`GET /metrics`). */
+  routes(taken: Set<string>): RouteRecord[];
+  /** `trace_id`/`span_id` of a request, for log lines. */
+  readonly traceIds: ((raw: globalThis.Request) => { traceId?: string; spanId?: string }) | null;
+  /** Records an error the pipeline answered on the request's span. */
+  readonly recordError: ((error: unknown, raw: globalThis.Request) => void) | null;
+  /** The active trace context as headers, for a call sent to a Worker. */
+  readonly callContext: (() => Record<string, string> | undefined) | null;
+  /** Gauges that read the running server. */
+  bindSources(sources: {
+    workerPool?: () => { queued: number; busy: number; size: number } | null;
+    websocketConnections?: () => number;
+  }): void;
+  close(): void;
+}
+
+const NONE: Observability = {
+  wrap: null,
+  routes: () => [],
+  traceIds: null,
+  recordError: null,
+  callContext: null,
+  bindSources: () => {},
+  close: () => {},
+};
+
+export async function createObservability(config: ObservabilityConfig): Promise<Observability> {
+  if (!config.tracing && config.metrics === null) return NONE;
+  const wraps: DispatcherWrap[] = [];
+  let traceIds: Observability["traceIds"] = null;
+  let recordError: Observability["recordError"] = null;
+  let callContext: Observability["callContext"] = null;
+  if (config.tracing) {
+    const [{ trace }, spans, workers, { VERSION }] = await Promise.all([
+      import("@opentelemetry/api"),
+      import("./server-span.ts"),
+      import("./worker-trace.ts"),
+      import("../launch/version.ts"),
+    ]);
+    // Through the global provider's proxy: an SDK the application registers later is still used.
+    const tracer = trace.getTracer(spans.TRACER_NAME, VERSION);
+    wraps.push((dispatcher, route) => spans.traceDispatcher(dispatcher, route, tracer));
+    traceIds = spans.traceIdsOf;
+    recordError = spans.recordRequestError;
+    callContext = workers.callContext;
+  }
+  let metricsRoutes: Observability["routes"] = () => [];
+  let link: MetricsClusterLink | null = null;
+  let bindSources: Observability["bindSources"] = () => {};
+  if (config.metrics !== null) {
+    const [{ createHttpMetrics }, endpoint, relay] = await Promise.all([
+      import("./metrics.ts"),
+      import("./metrics-endpoint.ts"),
+      import("./metrics-relay.ts"),
+    ]);
+    const metrics = await createHttpMetrics(config.metrics);
+    wraps.push(metrics.wrap);
+    link = config.supervised ? relay.joinMetricsRelay(() => metrics.snapshot()) : null;
+    const joined = link;
+    metricsRoutes = (taken) => endpoint.metricsRoutes(metrics, joined, taken);
+    bindSources = (sources) => Object.assign(metrics.sources, sources);
+  }
+  return {
+    wrap: composeWraps(wraps),
+    routes: metricsRoutes,
+    traceIds,
+    recordError,
+    callContext,
+    bindSources,
+    close: () => link?.close(),
+  };
+}

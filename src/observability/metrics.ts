@@ -1,0 +1,190 @@
+/**
+ * Prometheus metrics (DESIGN §11) with `prom-client`: the Prometheus
+ * project's reference client for Node-compatible runtimes, maintained under
+ * siimon/prom-client, with the text exposition format, histograms, default
+ * process metrics (that work on Bun) and, what decided it, an aggregator for
+ * several processes' registries (`AggregatorRegistry.aggregate`), which
+ * `--processes` needs. It is imported only when metrics are on.
+ *
+ * Series (docs/observability.md says what each means):
+ *   http_server_request_duration_seconds{method,route,status}  histogram
+ *   http_server_active_requests                                 gauge
+ *   webfw_websocket_connections                                 gauge
+ *   webfw_worker_pool_workers / _busy_workers / _queued_calls   gauges
+ *   webfw_metrics_processes                                     gauge (processes in this scrape)
+ *   process_* and nodejs_*                                      prom-client's default metrics
+ */
+import type { Gauge, Histogram, MetricObjectWithValues, MetricValue, Registry } from "prom-client";
+import { conventionalMethod } from "./http-attributes.ts";
+import type { ResolvedMetricsOptions } from "./metrics-options.ts";
+import type { Dispatcher, DispatcherWrap, RouteInfo } from "./route-info.ts";
+
+/** What the metrics read from the running server when scraped. */
+export interface MetricSources {
+  workerPool?: () => { queued: number; busy: number; size: number } | null;
+  websocketConnections?: () => number;
+}
+
+/** The app's metrics in one process: the registry and the per-request layer. */
+export interface HttpMetrics {
+  readonly registry: Registry;
+  readonly options: ResolvedMetricsOptions;
+  /** The layer that times every request of the route it wraps. */
+  readonly wrap: DispatcherWrap;
+  /** Later sources (the WebSocket runtime exists only after the routes are built). */
+  readonly sources: MetricSources;
+  /** This process's metrics, as JSON (what other processes send for an aggregated scrape). */
+  snapshot(): Promise<MetricObjectWithValues<MetricValue<string>>[]>;
+  /** The exposition text of this process, or of several processes' snapshots added up. */
+  exposition(snapshots?: MetricObjectWithValues<MetricValue<string>>[][]): Promise<string>;
+  readonly contentType: string;
+}
+
+type Prom = typeof import("prom-client");
+
+export async function createHttpMetrics(options: ResolvedMetricsOptions): Promise<HttpMetrics> {
+  const prom: Prom = await import("prom-client");
+  // Its own registry, not prom-client's global one: two apps in one process (tests) must not collide.
+  const registry = new prom.Registry();
+  const sources: MetricSources = {};
+
+  const duration = new prom.Histogram({
+    name: "http_server_request_duration_seconds",
+    help: "Duration of HTTP server requests, from the request reaching the app to its response being made.",
+    labelNames: ["method", "route", "status"],
+    buckets: options.buckets,
+    registers: [registry],
+  });
+  const active = new prom.Gauge({
+    name: "http_server_active_requests",
+    help: "HTTP requests being served now.",
+    registers: [registry],
+  });
+  new prom.Gauge({
+    name: "webfw_websocket_connections",
+    help: "Open WebSocket connections.",
+    registers: [registry],
+    collect() {
+      this.set(sources.websocketConnections?.() ?? 0);
+    },
+  });
+  poolGauge(
+    prom,
+    registry,
+    "webfw_worker_pool_workers",
+    "Handler Workers in the pool (--workers).",
+    (s) => s.size,
+    sources,
+  );
+  poolGauge(
+    prom,
+    registry,
+    "webfw_worker_pool_busy_workers",
+    "Handler Workers running a call now.",
+    (s) => s.busy,
+    sources,
+  );
+  poolGauge(
+    prom,
+    registry,
+    "webfw_worker_pool_queued_calls",
+    "Offloaded calls waiting for a free Worker.",
+    (s) => s.queued,
+    sources,
+  );
+  // 1 in each process: an aggregated scrape (--processes) adds them up to the processes it covers.
+  new prom.Gauge({
+    name: "webfw_metrics_processes",
+    help: "Server processes whose figures this scrape includes.",
+    registers: [registry],
+  }).set(1);
+  if (options.defaultMetrics) prom.collectDefaultMetrics({ register: registry });
+
+  const wrap: DispatcherWrap = (dispatcher, route) => timeDispatcher(dispatcher, route, duration, active);
+  return {
+    registry,
+    options,
+    wrap,
+    sources,
+    contentType: registry.contentType,
+    snapshot: () => registry.getMetricsAsJSON() as Promise<MetricObjectWithValues<MetricValue<string>>[]>,
+    async exposition(snapshots) {
+      if (!snapshots || snapshots.length <= 1) return registry.metrics();
+      // Counters and histograms add up; each gauge says how (prom-client's `aggregator`: sum by default).
+      return prom.AggregatorRegistry.aggregate(snapshots).metrics();
+    },
+  };
+}
+
+function poolGauge(
+  prom: Prom,
+  registry: Registry,
+  name: string,
+  help: string,
+  pick: (stats: { queued: number; busy: number; size: number }) => number,
+  sources: MetricSources,
+): Gauge {
+  return new prom.Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const stats = sources.workerPool?.();
+      this.set(stats ? pick(stats) : 0);
+    },
+  });
+}
+
+type Observer = { observe(value: number): void };
+
+/**
+ * Times one route's requests. The label set of a route is fixed but for the
+ * status, so the histogram's child per status is looked up once and kept:
+ * per request that is one Map read and one `observe`.
+ */
+function timeDispatcher(
+  dispatcher: Dispatcher,
+  route: RouteInfo | undefined,
+  duration: Histogram<"method" | "route" | "status">,
+  active: Gauge,
+): Dispatcher {
+  const pattern = route?.pattern ?? "";
+  // Children by "METHOD status": a route's GET also answers HEAD, and error routes answer any method.
+  const children = new Map<string, Observer>();
+  const record = (method: string, status: number, seconds: number) => {
+    const key = `${method} ${status}`;
+    let child = children.get(key);
+    if (child === undefined) {
+      child = duration.labels(conventionalMethod(method), pattern, String(status));
+      // Bounded: unknown methods are one label (`_OTHER`), statuses are 100–599.
+      if (children.size < 1024) children.set(key, child);
+    }
+    child.observe(seconds);
+  };
+  return (raw, server, params) => {
+    const started = performance.now();
+    active.inc();
+    const done = (response: globalThis.Response) => {
+      active.dec();
+      // An upgrade hands Bun no response (src/websocket/mount.ts reports it as status 101).
+      record(raw.method, response?.status ?? 101, (performance.now() - started) / 1000);
+      return response;
+    };
+    let result: globalThis.Response | Promise<globalThis.Response>;
+    try {
+      result = dispatcher(raw, server, params);
+    } catch (error) {
+      active.dec();
+      record(raw.method, 500, (performance.now() - started) / 1000);
+      throw error;
+    }
+    if (result instanceof Promise) {
+      return result.then(done, (error: unknown) => {
+        active.dec();
+        record(raw.method, 500, (performance.now() - started) / 1000);
+        throw error;
+      });
+    }
+    return done(result);
+  };
+}
