@@ -8,7 +8,10 @@ import { FEATURES, guard, LAYERS, ROUTE_TIMEOUT_MS } from "./table.ts";
 
 // The request-id and problem-details layers are app options (table.ts); compression too, with no size
 // threshold so the suite's small bodies are compressed as well.
+// Tracing and metrics too (the observability column); the test's OTEL_EXPORTER_OTLP_ENDPOINT starts the SDK.
 const app = new Webfw(import.meta.path, {
+  tracing: true,
+  metrics: true,
   requestId: true,
   errors: "problem",
   compression: { threshold: 0 },

@@ -8,8 +8,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { freePort, REPO, runCli, tempDir, testEnv, tryGet, waitFor } from "../cli/helpers.ts";
+import { startOtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { makeCert, type TestCert } from "../helpers/tls.ts";
-import { type CallInit, clientTransport, FEATURES, LAYERS, TOKEN } from "./table.ts";
+import { type CallInit, clientTransport, FEATURES, LAYERS, observed, TOKEN } from "./table.ts";
 
 const APP = join(import.meta.dir, "app.ts");
 
@@ -23,9 +24,13 @@ interface RunMode {
 
 let tmp: { path: string; remove: () => void } | null = null;
 let cert: TestCert | null = null;
+// Every mode exports its spans here (the observability column, table.ts).
+const receiver = startOtlpReceiver();
+observed.receiver = receiver;
 afterAll(() => {
   tmp?.remove();
   cert?.remove();
+  receiver.stop();
 });
 
 const ALL_MODES: RunMode[] = [
@@ -83,7 +88,7 @@ for (const mode of MODES) {
       const port = freePort();
       const child = Bun.spawn(await mode.command(port), {
         cwd: REPO,
-        env: testEnv(),
+        env: testEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "100" }),
         stdout: "ignore",
         stderr: "pipe",
       });
@@ -92,6 +97,7 @@ for (const mode of MODES) {
         stderr = text;
       });
       base = `${mode.tls ? "https" : "http"}://127.0.0.1:${port}`;
+      observed.base = base;
       const probe = (mode.tls ? { tls: { rejectUnauthorized: false } } : {}) as RequestInit;
       await waitFor(() => tryGet(`${base}/f/json`, probe), 30_000, `${mode.name} to listen`).catch(
         (error) => {

@@ -40,6 +40,7 @@ import {
   Response as WebfwResponse,
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
+import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 
 export const TOKEN = "combo-token";
 export const ORIGIN = "https://combo.example";
@@ -99,7 +100,8 @@ export type LayerName =
   | "request-timeout"
   | "request-id"
   | "compression"
-  | "problem-details";
+  | "problem-details"
+  | "observability";
 
 export interface Layer {
   name: LayerName;
@@ -714,6 +716,49 @@ const compressionLayer: Layer = {
   },
 };
 LAYERS.push(compressionLayer);
+
+/**
+ * The observability column (src/observability/): app.ts builds the app with `tracing: true,
+ * metrics: true`, and combination.test.ts runs every mode with `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * pointing at an OTLP receiver in the test, so webfw's SDK exports from every process and
+ * Worker. Each cell continues a client trace and finds its server span (a child of the client's
+ * span, with the status the client got) and the request counted in the one-scrape `/metrics`.
+ */
+export const observed: { receiver: OtlpReceiver | null; base: string } = { receiver: null, base: "" };
+
+async function requestCount(): Promise<number> {
+  const response = await fetch(`${observed.base}/metrics`, fetchTransport());
+  expect(response.status).toBe(200);
+  let total = 0;
+  for (const line of (await response.text()).split("\n")) {
+    // The scrapes themselves are counted too: only the features' requests are summed.
+    if (line.startsWith("http_server_request_duration_seconds_count{") && !line.includes('route="/metrics"'))
+      total += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return total;
+}
+
+const observabilityLayer: Layer = {
+  name: "observability",
+  install() {
+    // Constructor options (app.ts): new Webfw(path, { tracing: true, metrics: true }).
+  },
+  async check(feature, call) {
+    const receiver = observed.receiver as OtlpReceiver;
+    const before = await requestCount();
+    const traceId = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
+    const spanId = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
+    const result = await call({ headers: { traceparent: `00-${traceId}-${spanId}-01` } });
+    feature.verify(result);
+    await receiver.waitFor((spans) => spans.some((s) => s.traceId === traceId && s.kind === 2), 10_000);
+    // One server span per request the exchange made (the WebSocket row makes two connections).
+    const servers = receiver.spans.filter((s) => s.traceId === traceId && s.kind === 2);
+    for (const server of servers) expect(server.parentSpanId).toBe(spanId);
+    expect(servers.map((server) => server.attributes["http.response.status_code"])).toContain(result.status);
+    expect(await requestCount()).toBeGreaterThan(before);
+  },
+};
+LAYERS.push(observabilityLayer);
 
 /** `?fail=1` / `?slow=1` handling shared by every feature handler. */
 export function guard(request: Request): Promise<void> | null {
