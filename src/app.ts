@@ -1,32 +1,23 @@
+import type { AppConfig, AppState, ExceptionHandler, LifecycleHandler } from "./app-state.ts";
 import type { AuthenticationHandler } from "./auth/handler.ts";
 import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
 import { buildRequest, type RawCallInput, readResult } from "./client/call.ts";
 import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
 import { type CompressionOptions, resolveCompression } from "./compression/index.ts";
-import type { ResolvedCompression } from "./compression/options.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
-import type { Request } from "./http/request.ts";
 import { requestPath } from "./http/request-target.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
 import { Mcp } from "./mcp/index.ts";
 import { mcpMount } from "./mcp/mount.ts";
-import {
-  type MetricsOptions,
-  type ResolvedMetricsOptions,
-  resolveMetricsOptions,
-} from "./observability/metrics-options.ts";
+import { type MetricsOptions, resolveMetricsOptions } from "./observability/metrics-options.ts";
 import { openApiMount } from "./openapi/mount.ts";
 import { resolveOpenApiOptions } from "./openapi/options.ts";
 import type { OpenApiOptions } from "./openapi/types.ts";
 import { type BuildOptions, type BuiltApp, buildRuntime } from "./plan/build.ts";
 import type { Mount } from "./plan/mount.ts";
-import {
-  type RequestIdOptions,
-  type ResolvedRequestIdOptions,
-  resolveRequestIdOptions,
-} from "./request-id/options.ts";
+import { type RequestIdOptions, resolveRequestIdOptions } from "./request-id/options.ts";
 import type { ErrorFormat } from "./response/error-response.ts";
 import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
 import { Route } from "./router/route-handle.ts";
@@ -40,7 +31,6 @@ import { webSocketMount } from "./websocket/mount.ts";
 import {
   type BroadcastOptions,
   checkBroadcastOptions,
-  type ResolvedWebSocketOptions,
   resolveWebSocketOptions,
   type WebSocketOptions,
 } from "./websocket/options.ts";
@@ -93,25 +83,14 @@ export interface WebfwOptions {
   metrics?: boolean | MetricsOptions;
 }
 
-export type LifecycleHandler = () => unknown;
-export type ExceptionHandler = (error: unknown, request: Request) => unknown;
+export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
 
 /** The application (spec `Webfw(__file__)`). */
-export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> {
+export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> implements AppState {
   /** The app's main file: worker processes and Workers import it. */
   readonly mainFile: string;
-  readonly config: Required<
-    Omit<WebfwOptions, "formLimits" | "websocket" | "requestId" | "compression" | "metrics">
-  > & {
-    /** null: compression off. */
-    compression: ResolvedCompression | null;
-    formLimits: FormLimits;
-    websocket: ResolvedWebSocketOptions;
-    /** `null` when request ids are off. */
-    requestId: ResolvedRequestIdOptions | null;
-    /** `null` when metrics are off. */
-    metrics: ResolvedMetricsOptions | null;
-  };
+  /** The resolved options (src/app-state.ts); read-only after construction. */
+  readonly config: Readonly<AppConfig>;
   /** The Model Context Protocol endpoint (`POST /mcp`), active once something is registered. */
   readonly mcp = new Mcp();
   /** @internal The MCP endpoint's mount: `built.mounted(app.mcpMount)?.routeTools` lists the route tools. */

@@ -3,7 +3,7 @@ export type { StandardSchemaV1 } from "./args/standard-schema.ts";
 export { ArgError, ArgSpec, type InferArgs, t } from "./args/t.ts";
 export { AuthenticationHandler, BearerGetter, TokenGetter } from "./auth/handler.ts";
 export { Identity } from "./auth/identity.ts";
-export { allowCors, type CorsOptions, type CorsOrigins } from "./cors/index.ts";
+export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CookieOptions } from "./http/cookies.ts";
 export { Headers } from "./http/headers.ts";
 export { QueryParams } from "./http/query-params.ts";
@@ -22,7 +22,13 @@ export { loadNative } from "./native/index.ts";
 export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } from "./response/bodies.ts";
 export { BadRequestError, HttpError, WebSocketDisconnect } from "./response/errors.ts";
 export { Response } from "./response/response.ts";
-export type { AfterMiddleware, BeforeMiddleware } from "./router/middleware.ts";
+export {
+  type AfterMiddleware,
+  type BeforeMiddleware,
+  installPair,
+  type MiddlewarePair,
+  type MiddlewareTarget,
+} from "./router/middleware.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
 export { SubRouter } from "./router/router-base.ts";
 export {
@@ -32,6 +38,7 @@ export {
   type SessionData,
   type SessionOptions,
   SessionTooLargeError,
+  sessionMiddlewares,
 } from "./sessions/index.ts";
 export { type SseEvent, type SseOptions, sse } from "./stream/sse.ts";
 export { MustacheTemplate, TemplateInterface } from "./templating/index.ts";

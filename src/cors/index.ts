@@ -1,8 +1,8 @@
-import type { Webfw } from "../app.ts";
 import type { Headers } from "../http/headers.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../response/response.ts";
 import { appendVary } from "../response/vary.ts";
+import { installPair, type MiddlewarePair, type MiddlewareTarget } from "../router/middleware.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, TOKEN } from "./policy.ts";
 
 export type { CorsOptions, CorsOrigins } from "./policy.ts";
@@ -12,38 +12,48 @@ const SAFELISTED_METHODS = new Set(["GET", "HEAD", "POST"]);
 const configured = new WeakSet<object>();
 
 /**
- * Cross-origin resource sharing for the whole app (also `app.cors(options)`).
- * A global before-middleware answers preflights for every path; a global
- * after-middleware adds `Access-Control-Allow-Origin` to every other response
- * of an allowed origin, error responses included.
+ * Cross-origin resource sharing for every route of `target` (also `app.cors(options)`): installs
+ * `corsMiddlewares(options)` there. Once per router.
  */
-export function allowCors(app: Webfw, options: CorsOptions = {}): void {
-  if (configured.has(app)) throw new Error("CORS is already configured for this app");
+export function allowCors(target: MiddlewareTarget, options: CorsOptions = {}): void {
+  if (configured.has(target)) throw new Error("CORS is already configured for this app");
+  const pair = corsMiddlewares(options);
+  configured.add(target);
+  installPair(target, pair);
+}
+
+/**
+ * CORS as a before/after pair. The before half answers preflights; the after half adds
+ * `Access-Control-Allow-Origin` to every other response of an allowed origin, error responses
+ * included. Options are checked here, so a bad one fails at configuration.
+ */
+export function corsMiddlewares(options: CorsOptions = {}): MiddlewarePair {
   const policy = corsPolicy(options);
-  configured.add(app);
-  app.beforeRequest((request) => {
-    if (request.method !== "OPTIONS") return undefined;
-    const origin = request.headers.get("origin");
-    const method = request.headers.get("access-control-request-method");
-    // Without both it is not a preflight but an ordinary OPTIONS request (the route, or 204 with Allow).
-    if (origin === null || method === null) return undefined;
-    return preflight(request, policy, origin, method);
-  });
-  app.afterRequest((response, request) => {
-    const headers = response.headers;
-    if (policy.star) {
-      headers.set("access-control-allow-origin", "*");
-      if (policy.exposeValue !== null) headers.set("access-control-expose-headers", policy.exposeValue);
-      return;
-    }
-    appendVary(headers, "Origin");
-    const origin = request.headers.get("origin");
-    if (origin === null) return;
-    const allowed = policy.allows(origin);
-    // Only a user's async predicate costs a promise; lists and patterns answer synchronously.
-    if (allowed instanceof Promise) return allowed.then((ok) => allowOrigin(headers, origin, ok, policy));
-    allowOrigin(headers, origin, allowed, policy);
-  });
+  return {
+    before: (request) => {
+      if (request.method !== "OPTIONS") return undefined;
+      const origin = request.headers.get("origin");
+      const method = request.headers.get("access-control-request-method");
+      // Without both it is not a preflight but an ordinary OPTIONS request (the route, or 204 with Allow).
+      if (origin === null || method === null) return undefined;
+      return preflight(request, policy, origin, method);
+    },
+    after: (response, request) => {
+      const headers = response.headers;
+      if (policy.star) {
+        headers.set("access-control-allow-origin", "*");
+        if (policy.exposeValue !== null) headers.set("access-control-expose-headers", policy.exposeValue);
+        return;
+      }
+      appendVary(headers, "Origin");
+      const origin = request.headers.get("origin");
+      if (origin === null) return;
+      const allowed = policy.allows(origin);
+      // Only a user's async predicate costs a promise; lists and patterns answer synchronously.
+      if (allowed instanceof Promise) return allowed.then((ok) => allowOrigin(headers, origin, ok, policy));
+      allowOrigin(headers, origin, allowed, policy);
+    },
+  };
 }
 
 function allowOrigin(headers: Headers, origin: string, allowed: boolean, policy: CorsPolicy): void {

@@ -9,7 +9,7 @@ import {
 } from "../body/forms.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { BadRequestError } from "../response/errors.ts";
-import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/route.ts";
+import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/app-types.ts";
 import type { Session } from "../sessions/session.ts";
 import { parseCookies } from "./cookies.ts";
 import { Headers } from "./headers.ts";

@@ -1,9 +1,9 @@
 import type { Server } from "bun";
-import type { Webfw } from "../app.ts";
+import type { AppState } from "../app-state.ts";
 import { inDiscoverMode } from "../embed/directories.ts";
 import { logger } from "../log/logger.ts";
 import { startTelemetry } from "../observability/start.ts";
-import type { BuiltApp } from "../plan/build.ts";
+import { type BuiltApp, buildRuntime } from "../plan/build.ts";
 import { problemResponse } from "../problem/details.ts";
 import { onShutdownSignal } from "../process/shutdown.ts";
 import { textResponse } from "../response/error-response.ts";
@@ -35,7 +35,7 @@ export interface ServerHandle {
 const DEFAULT_DRAIN_MS = 10_000;
 
 /** Builds the app, runs its startup handlers, then listens with `Bun.serve`. */
-export async function startServer(app: Webfw, options: StartOptions): Promise<ServerHandle> {
+export async function startServer(app: AppState, options: StartOptions): Promise<ServerHandle> {
   if (inWorkerMode()) return workerModeHandle();
   // `webfw build` imported the app only to list its directories (src/launch/embed.ts): stop before listening.
   if (inDiscoverMode()) process.exit(0);
@@ -49,8 +49,6 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   const start = resolveStart(app, options, plan);
   // TLS files are read before anything starts, so a bad path fails here with its name.
   const transport = await resolveTransport(options, plan?.flags);
-  if (plan?.flags.disableOpenapi) (app.config as { openapi: unknown }).openapi = false;
-  if (start.dev) (app.config as { dev: boolean }).dev = true;
   // Tracing and metrics (src/observability/): the SDK starts before the pool, whose Workers start theirs.
   const telemetry = await startTelemetry(app, plan?.flags, plan?.role === "supervised-child");
   const pool = start.workers > 1 ? new WorkerPool(app.mainFile, start.workers) : null;
@@ -60,9 +58,12 @@ export async function startServer(app: Webfw, options: StartOptions): Promise<Se
   let server: Server<unknown>;
   try {
     await pool?.ready();
-    built = await app.build({
+    // Start-time decisions go to the build as options; the app's own config is never rewritten.
+    built = await buildRuntime(app, {
       pool,
       accessLog: start.accessLog && logger.enabled("INFO"),
+      dev: start.dev,
+      disable: plan?.flags.disableOpenapi ? new Set(["openapi"]) : undefined,
       observability: telemetry.observability,
     });
     // Topics (src/topics/): connect the Redis relay before listening, so a bad redisUrl fails start().
@@ -140,7 +141,7 @@ function workerModeHandle(): Promise<ServerHandle> {
 }
 
 function listen(
-  app: Webfw,
+  app: AppState,
   start: ResolvedStart,
   built: BuiltApp,
   transport: ResolvedTransport,
@@ -153,7 +154,7 @@ function listen(
 }
 
 function serve(
-  app: Webfw,
+  app: AppState,
   start: ResolvedStart,
   built: BuiltApp,
   transport: ResolvedTransport,

@@ -1,4 +1,4 @@
-import type { Webfw } from "../app.ts";
+import type { AppState } from "../app-state.ts";
 import type { TransportOptions } from "../transport/options.ts";
 import type { StartPlan } from "./prepare-start.ts";
 
@@ -39,7 +39,7 @@ export interface ResolvedStart {
 }
 
 /** Merges explicit options, flags and environment, in that order of precedence. */
-export function resolveStart(app: Webfw, options: StartOptions, plan?: StartPlan): ResolvedStart {
+export function resolveStart(app: AppState, options: StartOptions, plan?: StartPlan): ResolvedStart {
   const isMain = Bun.main === app.mainFile;
   const env = process.env;
   const flags = plan?.flags;

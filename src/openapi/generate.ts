@@ -1,4 +1,4 @@
-import type { Webfw } from "../app.ts";
+import type { AppState } from "../app-state.ts";
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgSpec } from "../args/t.ts";
 import { PROBLEM_SCHEMA, PROBLEM_SCHEMA_NAME, problemContent } from "../problem/openapi.ts";
@@ -37,7 +37,7 @@ interface PlacedRoute {
 }
 
 /** Builds the OpenAPI 3.1 document of every route of `app` (except those with `includeInSchema: false`). */
-export function generateDocument(app: Webfw, options: ResolvedOpenApiOptions): OpenApiDocument {
+export function generateDocument(app: AppState, options: ResolvedOpenApiOptions): OpenApiDocument {
   const registry = new SchemaRegistry();
   const paths: Record<string, Record<string, unknown>> = {};
   const tagNames: string[] = [];

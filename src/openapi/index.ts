@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import type { Webfw } from "../app.ts";
+import type { AppState } from "../app-state.ts";
 import { joinPath, type RouteRecord } from "../router/route.ts";
 import { assetResponse } from "./assets.ts";
 import { docsPage } from "./docs-page.ts";
@@ -27,7 +27,7 @@ export type { OpenApiDocument, OpenApiOptions, ResponseDoc, SchemaSource } from 
  * The document is made here, at build time, so that a mistake in route
  * documentation stops the start instead of turning into a 500 later.
  */
-export function openApiRoutes(app: Webfw): RouteRecord[] {
+export function openApiRoutes(app: AppState): RouteRecord[] {
   const options = resolveOpenApiOptions(app.config.openapi);
   if (options === false || openApiDisabledByEnv()) return [];
   const { text, title } = documentFor(app, options);
@@ -49,7 +49,7 @@ export function openApiRoutes(app: Webfw): RouteRecord[] {
 }
 
 /** The serialised document and the title for the page. */
-function documentFor(app: Webfw, options: ResolvedOpenApiOptions): { text: string; title: string } {
+function documentFor(app: AppState, options: ResolvedOpenApiOptions): { text: string; title: string } {
   if (options.document === undefined) {
     const document = generateDocument(app, options);
     return { text: JSON.stringify(document), title: document.info.title };
@@ -61,7 +61,7 @@ function documentFor(app: Webfw, options: ResolvedOpenApiOptions): { text: strin
 }
 
 /** A document the app supplies: an object, or a JSON file (relative to the app's main file). */
-function suppliedDocument(app: Webfw, source: Record<string, unknown> | string): Record<string, unknown> {
+function suppliedDocument(app: AppState, source: Record<string, unknown> | string): Record<string, unknown> {
   let value: unknown = source;
   let label = "openapi.document";
   if (typeof source === "string") {

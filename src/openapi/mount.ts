@@ -3,11 +3,11 @@
  * its assets are compiled beside the app's routes at every build, so the
  * document always describes the routes of that build.
  */
-import type { Webfw } from "../app.ts";
+import type { AppState } from "../app-state.ts";
 import type { Mount } from "../plan/mount.ts";
 import { openApiRoutes } from "./index.ts";
 
-export function openApiMount(app: Webfw): Mount {
+export function openApiMount(app: AppState): Mount {
   return {
     name: "openapi",
     prepare() {

@@ -1,5 +1,5 @@
 import type { Server, WebSocketHandler } from "bun";
-import type { Webfw } from "../app.ts";
+import type { AppState } from "../app-state.ts";
 import { BodyBudget } from "../body/budget.ts";
 import { type CompressionLayer, compressionLayer } from "../compression/index.ts";
 import { Request } from "../http/request.ts";
@@ -18,7 +18,7 @@ import {
   type RoutePlan,
   withHeaderRules,
 } from "../serve/dispatch.ts";
-import { errorDispatchers } from "../serve/error-dispatchers.ts";
+import { type AnswerScope, errorDispatchers } from "../serve/error-dispatchers.ts";
 import { type RouteTable, Runtime } from "../serve/fallback.ts";
 import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
 import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
@@ -54,6 +54,8 @@ export interface BuildOptions {
   pool?: WorkerPool | null;
   /** One INFO line per request (not for const routes Bun serves by itself). */
   accessLog?: boolean;
+  /** Error stacks in 500 responses (`--dev`); default: the app's `dev` option. */
+  dev?: boolean;
   /** Mounts left out of this build, by name (`--disable-openapi` gives `openapi`). */
   disable?: ReadonlySet<string>;
   /**
@@ -63,7 +65,7 @@ export interface BuildOptions {
   observability?: Observability;
 }
 
-export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Promise<BuiltApp> {
+export async function buildRuntime(app: AppState, options: BuildOptions = {}): Promise<BuiltApp> {
   const pool = options.pool ?? null;
   // Compression (src/compression/) innermost; when off it wraps nothing.
   const compression = compressionLayer(app.config.compression);
@@ -97,7 +99,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
         error,
       }),
     onError: observability.recordError ?? undefined,
-    dev: app.config.dev,
+    dev: options.dev ?? app.config.dev,
     requestTimeoutMs: app.config.requestTimeoutMs,
     errorFormat: app.config.errors,
   };
@@ -117,6 +119,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
   const table: RouteTable = new Map();
   const statics = new Map<string, WebResponse>();
   const plans: RoutePlan[] = [];
+  const scopes = new Map<string, AnswerScope>();
   for (const { route, chain } of owned) {
     const plan = planRoute(tree, chain, {
       pattern: route.path,
@@ -127,6 +130,8 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
     });
     checkRouteOptions(route);
     plans.push(plan);
+    // A path's 204/405 answers run the middlewares of its first route (its routers', its path's).
+    if (!scopes.has(route.path)) scopes.set(route.path, { before: plan.before, after: plan.after });
     if (route.options.const) {
       const response = await constResponse(plan, config);
       // A per-request layer (request ids) needs JavaScript on every request: no static response then.
@@ -181,7 +186,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
 
   const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
   const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, wrap);
-  const runtime = new Runtime(table, app.config.router, fallbacks, errorDispatcher);
+  const runtime = new Runtime(table, app.config.router, fallbacks, errorDispatcher, scopes);
   const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
   const constAnswers = await compression.statics(statics);
   const bunRoutes =
@@ -207,7 +212,7 @@ export async function buildRuntime(app: Webfw, options: BuildOptions = {}): Prom
  * Only the layers that are on are built. `route` names the route for spans, metrics and the log.
  */
 function layers(
-  app: Webfw,
+  app: AppState,
   options: BuildOptions,
   compression: CompressionLayer,
   observability: Observability,

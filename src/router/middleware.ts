@@ -26,3 +26,25 @@ export interface ScopedMiddleware<F> {
   path: string | null;
   fn: F;
 }
+
+/**
+ * A feature that works on every request as a before/after pair (CORS, sessions): a value, made
+ * without any app, that any router installs (`installPair`). The before half runs first, with
+ * the app's other global middlewares; the after half sees every response, errors included.
+ */
+export interface MiddlewarePair {
+  before: BeforeMiddleware;
+  after: AfterMiddleware;
+}
+
+/** The part of a router that installing a pair needs (the app or a `SubRouter`). */
+export interface MiddlewareTarget {
+  beforeRequest(fn: BeforeMiddleware): unknown;
+  afterRequest(fn: AfterMiddleware): unknown;
+}
+
+/** Registers both halves of `pair` on `target`, for every route of it. */
+export function installPair(target: MiddlewareTarget, pair: MiddlewarePair): void {
+  target.beforeRequest(pair.before);
+  target.afterRequest(pair.after);
+}

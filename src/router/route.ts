@@ -1,8 +1,11 @@
+export type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "./app-types.ts";
+
 import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "../args/t.ts";
 import type { Request } from "../http/request.ts";
 import type { RouteMcpOption } from "../mcp/route-tools/options.ts";
 import type { ResponseDoc } from "../openapi/types.ts";
+import type { AppTypes, NoAppTypes } from "./app-types.ts";
 
 export const HTTP_METHODS = [
   "GET",
@@ -78,31 +81,6 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown> 
    */
   mcp?: RouteMcpOption;
 }
-
-/**
- * The types an app's handlers see, given once where the app is made:
- * `new Webfw<{ global: { db: Database }; claims: Claims }>(import.meta.path)`
- * types `request.globalDependencies`, `request.identity.claims` (and with
- * `router`, `request.routerDependencies`) in every handler, without casts.
- * Interfaces are fine. Each key is optional; an absent one stays untyped.
- */
-export interface AppTypes {
-  global?: object;
-  router?: object;
-  claims?: object;
-}
-/** The default: nothing declared, every dependency and claim `unknown` by name. */
-// biome-ignore lint/complexity/noBannedTypes: an empty declaration is exactly what the default is
-export type NoAppTypes = {};
-export type GlobalDepsOf<T extends AppTypes> = T extends { global: infer G extends object }
-  ? G
-  : Record<string, unknown>;
-export type RouterDepsOf<T extends AppTypes> = T extends { router: infer R extends object }
-  ? R
-  : Record<string, unknown>;
-export type ClaimsOf<T extends AppTypes> = T extends { claims: infer C extends object }
-  ? C
-  : Record<string, unknown>;
 
 export type Handler<
   P extends string = string,

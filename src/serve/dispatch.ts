@@ -38,9 +38,9 @@ export interface PipelineConfig {
   /** The in-flight body total and the body read timeout (src/body/budget.ts). */
   bodyLimits?: BodyLimits;
   formLimits: FormLimits;
-  requestHeaders: HeaderRule[];
-  responseHeaders: HeaderRule[];
-  excludedHeaderPaths: Set<string>;
+  requestHeaders: readonly HeaderRule[];
+  responseHeaders: readonly HeaderRule[];
+  excludedHeaderPaths: ReadonlySet<string>;
   globalDependencies: Record<string, unknown>;
   exceptionHandler: ((error: unknown, request: Request) => unknown) | null;
   logError: ErrorLogger;

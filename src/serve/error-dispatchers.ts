@@ -8,16 +8,24 @@ import { HttpError } from "../response/errors.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "./dispatch.ts";
 
+/** The middlewares around a framework answer: the app-global ones, or a path's (`scopeFor`). */
+export interface AnswerScope {
+  before: BeforeMiddleware[];
+  after: AfterMiddleware[];
+}
+
 /**
  * Makes (and caches) the dispatcher of one framework answer: `status`, its headers and message.
  * `bare`: a request refused before routing (bad Host or target) gets only the response headers,
- * since no middleware may act on a request whose target is not trusted.
+ * since no middleware may act on a request whose target is not trusted. `scope`: the 204/405 of
+ * a path that exists runs that path's middlewares (a sub-router's CORS answers its preflights).
  */
 export type ErrorDispatchers = (
   status: number,
   headers?: Record<string, string>,
   message?: string,
   bare?: boolean,
+  scope?: AnswerScope,
 ) => Dispatcher;
 
 export function errorDispatchers(
@@ -27,8 +35,13 @@ export function errorDispatchers(
   wrap: (dispatcher: Dispatcher) => Dispatcher,
 ): ErrorDispatchers {
   const cache = new Map<string, Dispatcher>();
-  return (status, headers = {}, message, bare = false) => {
-    const key = `${status} ${JSON.stringify(headers)} ${message ?? ""} ${bare}`;
+  const scopeIds = new WeakMap<AnswerScope, number>();
+  return (status, headers = {}, message, bare = false, scope) => {
+    let scopeId = 0;
+    if (scope) {
+      scopeId = scopeIds.get(scope) ?? scopeIds.set(scope, cache.size + 1).get(scope) ?? 0;
+    }
+    const key = `${status} ${JSON.stringify(headers)} ${message ?? ""} ${bare} ${scopeId}`;
     let dispatcher = cache.get(key);
     if (!dispatcher) {
       const handler =
@@ -38,7 +51,16 @@ export function errorDispatchers(
               throw new HttpError(status, message, headers);
             };
       dispatcher = wrap(
-        compileRoute(builtInPlan("", "GET", handler, bare ? [] : before, bare ? [] : after), config),
+        compileRoute(
+          builtInPlan(
+            "",
+            "GET",
+            handler,
+            bare ? [] : (scope?.before ?? before),
+            bare ? [] : (scope?.after ?? after),
+          ),
+          config,
+        ),
       );
       // Bounded: the key holds the Allow header and the message, which vary only with the app's routes.
       if (cache.size < 256) cache.set(key, dispatcher);

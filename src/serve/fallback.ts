@@ -4,7 +4,7 @@ import { createMatcher } from "../match/index.ts";
 import type { PathMatcher, RouterEngine } from "../match/types.ts";
 import { BadRequestError } from "../response/errors.ts";
 import type { Dispatcher, Params } from "./dispatch.ts";
-import type { ErrorDispatchers } from "./error-dispatchers.ts";
+import type { AnswerScope, ErrorDispatchers } from "./error-dispatchers.ts";
 
 type WebResponse = globalThis.Response;
 
@@ -31,6 +31,8 @@ export class Runtime {
     private readonly fallbacks: FallbackHandler[],
     /** Answers with the app-global middlewares around an error status (404, 405, 400). */
     private readonly errorDispatcher: ErrorDispatchers,
+    /** The middlewares of each pattern's routes, for its 204/405 answers (default: the app-global ones). */
+    private readonly scopes: ReadonlyMap<string, AnswerScope> = new Map(),
   ) {
     this.matcher = createMatcher(engine);
     for (const pattern of table.keys()) this.matcher.add(pattern);
@@ -57,8 +59,10 @@ export class Runtime {
       if (get) return withoutBody(get(raw, server, params));
     }
     const allow = allowHeader(methods);
-    if (raw.method === "OPTIONS") return this.errorDispatcher(204, { allow })(raw, server, params);
-    return this.errorDispatcher(405, { allow })(raw, server, params);
+    const scope = this.scopes.get(match.pattern);
+    if (raw.method === "OPTIONS")
+      return this.errorDispatcher(204, { allow }, undefined, false, scope)(raw, server, params);
+    return this.errorDispatcher(405, { allow }, undefined, false, scope)(raw, server, params);
   }
 
   /** The pattern a resolved path matches (the `bun` engine re-checks Bun's choice with it), or null. */

@@ -1,8 +1,8 @@
-import type { Webfw } from "../app.ts";
 import { type CookieOptions, MAX_COOKIE_BYTES, serializeCookie } from "../http/cookies.ts";
 import type { Request } from "../http/request.ts";
 import type { Response } from "../response/response.ts";
 import { appendVary } from "../response/vary.ts";
+import { installPair, type MiddlewarePair, type MiddlewareTarget } from "../router/middleware.ts";
 import { normaliseKeys, type SecretKey, SessionCodec, type SessionData } from "./codec.ts";
 import { Session, type SessionBackend } from "./session.ts";
 
@@ -39,21 +39,32 @@ const DEFAULT_MAX_AGE = 14 * 24 * 60 * 60;
 const configured = new WeakSet<object>();
 
 /**
- * The signed-cookie store behind `app.configureSessions()`: a global
- * before-middleware gives every request a (lazily read) `request.session`,
- * a global after-middleware writes the cookie back when the session changed.
+ * The signed-cookie store behind `app.configureSessions()`: installs `sessionMiddlewares(options)`
+ * on `target`, once per router.
  */
-export function configureSessions(app: Webfw, options: SessionOptions): void {
-  if (configured.has(app)) throw new Error("sessions are already configured for this app");
+export function configureSessions(target: MiddlewareTarget, options: SessionOptions): void {
+  if (configured.has(target)) throw new Error("sessions are already configured for this app");
+  const pair = sessionMiddlewares(options);
+  configured.add(target);
+  installPair(target, pair);
+}
+
+/**
+ * Sessions as a before/after pair: the before half gives every request a (lazily read)
+ * `request.session`, the after half writes the cookie back when the session changed.
+ * Options are checked here, so a bad key or cookie attribute fails at configuration.
+ */
+export function sessionMiddlewares(options: SessionOptions): MiddlewarePair {
   const store = new SessionStore(options);
-  configured.add(app);
-  app.beforeRequest((request) => {
-    request.session = new Session(store, () => request.cookies[store.cookieName]);
-  });
-  app.afterRequest((response, request) => {
-    const session = request.session;
-    if (session !== null && session.backend === store) store.write(session, response);
-  });
+  return {
+    before: (request) => {
+      request.session = new Session(store, () => request.cookies[store.cookieName]);
+    },
+    after: (response, request) => {
+      const session = request.session;
+      if (session !== null && session.backend === store) store.write(session, response);
+    },
+  };
 }
 
 /**

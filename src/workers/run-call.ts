@@ -14,7 +14,7 @@
  * produced (`sse()`, a generator, a large file) is streamed to the main thread
  * chunk by chunk, pulled by it (so a slow client slows the producer).
  */
-import type { Webfw } from "../app.ts";
+import type { AppState } from "../app-state.ts";
 import { Identity } from "../auth/identity.ts";
 import { Request } from "../http/request.ts";
 import { markClientData } from "../response/client-data.ts";
@@ -39,11 +39,11 @@ export interface RouteHandler {
 
 /** An app loaded in a Worker: its handlers by `METHOD /pattern`, after its startup handlers ran. */
 export interface LoadedApp {
-  app: Webfw | null;
+  app: AppState | null;
   handlers: Map<string, RouteHandler>;
 }
 
-export async function loadHandlers(app: Webfw): Promise<LoadedApp> {
+export async function loadHandlers(app: AppState): Promise<LoadedApp> {
   for (const handler of app.startupHandlers) await handler();
   const handlers = new Map<string, RouteHandler>();
   const visit = (router: RouterBase, routers: RouterBase[]) => {

@@ -4,7 +4,7 @@
  * before importing the app, and every `Webfw` registers itself here so the
  * entry can find the app the file created.
  */
-import type { Webfw } from "../app.ts";
+import type { AppState } from "../app-state.ts";
 import { cancelStream, loadHandlers, pullChunk, runCall, runShutdown } from "./run-call.ts";
 
 /** The call runner of the copy of webfw the app was built with (see src/workers/run-call.ts). */
@@ -18,7 +18,7 @@ export interface WorkerKit {
 
 interface WorkerModeState {
   active: boolean;
-  apps: Webfw[];
+  apps: AppState[];
   kit?: WorkerKit;
 }
 
@@ -38,7 +38,7 @@ export function inWorkerMode(): boolean {
   return state().active;
 }
 
-export function registerApp(app: Webfw): void {
+export function registerApp(app: AppState): void {
   const current = state();
   if (!current.active) return;
   current.apps.push(app);
@@ -50,6 +50,6 @@ export function workerKit(): WorkerKit | undefined {
   return state().kit;
 }
 
-export function registeredApps(): Webfw[] {
+export function registeredApps(): AppState[] {
   return state().apps;
 }

@@ -1,5 +1,5 @@
 /**
- * What test/sessions.test.ts and test/cors.test.ts do not already try:
+ * What test/sessions/sessions.test.ts and test/cors/cors.test.ts do not already try:
  * a session cookie moved to another cookie name, cookie tossing (two cookies
  * of one name), padded signatures; Origin headers that only a raw client can
  * send (two of them, userinfo, a trailing dot, non-ASCII bytes).

@@ -9,8 +9,8 @@ import {
   type SessionOptions,
   SessionTooLargeError,
   Webfw,
-} from "../src/index.ts";
-import { SessionCodec } from "../src/sessions/codec.ts";
+} from "../../src/index.ts";
+import { SessionCodec } from "../../src/sessions/codec.ts";
 
 const KEY_A = "first-secret-key-of-at-least-32-bytes";
 const KEY_B = "other-secret-key-of-at-least-32-bytes";

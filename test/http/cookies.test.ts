@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { MAX_COOKIE_BYTES, parseCookies, serializeCookie } from "../src/http/cookies.ts";
-import { Response, type ServerHandle, Webfw } from "../src/index.ts";
+import { MAX_COOKIE_BYTES, parseCookies, serializeCookie } from "../../src/http/cookies.ts";
+import { Response, type ServerHandle, Webfw } from "../../src/index.ts";
 
 describe("serializeCookie", () => {
   test("formats every attribute in a fixed order", () => {

@@ -1,0 +1,67 @@
+/**
+ * The application as data: what `Webfw` (src/app.ts) holds and the build
+ * (src/plan/build.ts), the server (src/launch/server.ts), the Workers and the
+ * features read. They depend on this interface, not on the `Webfw` class, so
+ * nothing below the facade imports it (no import cycle through app.ts).
+ * Start-time decisions (`--dev`, `--disable-openapi`) are passed to the build
+ * as options and never written back here.
+ */
+import type { FormLimits } from "./body/forms.ts";
+import type { ResolvedCompression } from "./compression/options.ts";
+import type { Request } from "./http/request.ts";
+import type { RouterEngine } from "./match/types.ts";
+import type { ResolvedMetricsOptions } from "./observability/metrics-options.ts";
+import type { OpenApiOptions } from "./openapi/types.ts";
+import type { Mount } from "./plan/mount.ts";
+import type { ResolvedRequestIdOptions } from "./request-id/options.ts";
+import type { ErrorFormat } from "./response/error-response.ts";
+import type { RouterBase } from "./router/router-base.ts";
+import type { FallbackHandler } from "./serve/fallback.ts";
+import type { HeaderRule } from "./serve/header-rules.ts";
+import type { BroadcastOptions, ResolvedWebSocketOptions } from "./websocket/options.ts";
+
+export type LifecycleHandler = () => unknown;
+export type ExceptionHandler = (error: unknown, request: Request) => unknown;
+
+/** The app's options once resolved and checked (`new Webfw(path, options)`). */
+export interface AppConfig {
+  router: RouterEngine;
+  maxBodySize: number;
+  maxBodyBuffer: number;
+  bodyReadTimeoutMs: number;
+  formLimits: FormLimits;
+  dev: boolean;
+  requestTimeoutMs: number;
+  openapi: false | OpenApiOptions;
+  websocket: ResolvedWebSocketOptions;
+  /** `null` when request ids are off. */
+  requestId: ResolvedRequestIdOptions | null;
+  /** `null`: compression off. */
+  compression: ResolvedCompression | null;
+  /** Bodies of built-in errors: plain text or RFC 9457 problem details. */
+  errors: ErrorFormat;
+  /** A server span per request through `@opentelemetry/api`. */
+  tracing: boolean;
+  /** `null` when metrics are off. */
+  metrics: ResolvedMetricsOptions | null;
+}
+
+/** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */
+export interface AppState extends RouterBase {
+  /** The app's main file: worker processes and Workers import it. */
+  readonly mainFile: string;
+  readonly config: Readonly<AppConfig>;
+  /** Features that add routes or server hooks to every build (src/plan/mount.ts), in order. */
+  readonly mounts: readonly Mount[];
+  readonly globalDependencies: Record<string, unknown>;
+  readonly requestHeaderRules: readonly HeaderRule[];
+  readonly responseHeaderRules: readonly HeaderRule[];
+  readonly excludedHeaderPaths: ReadonlySet<string>;
+  readonly startupHandlers: readonly LifecycleHandler[];
+  readonly shutdownHandlers: readonly LifecycleHandler[];
+  /** Answer requests no route matched (static directories), in order. */
+  readonly fallbacks: readonly FallbackHandler[];
+  readonly exceptionHandler: ExceptionHandler | null;
+  /** Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
+  readonly broadcastConfig: Required<BroadcastOptions> | null;
+}
