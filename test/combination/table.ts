@@ -24,6 +24,7 @@
  */
 import { expect } from "bun:test";
 import { join } from "node:path";
+import { client } from "../../src/client/index.ts";
 import { isCompressibleType } from "../../src/compression/eligible.ts";
 import {
   AuthenticationHandler,
@@ -254,6 +255,46 @@ export const FEATURES: Feature[] = [
     verify(result) {
       expect(result.status).toBe(200);
       expect(JSON.parse(result.body)).toEqual({ json: true, user: "ada", state: "state-ok" });
+    },
+  },
+  {
+    // webfw/client: a typed call (args, a t.object body) whose client is typed from the route's handle.
+    name: "typed-client",
+    register: registerTypedClientRoute,
+    async exchange(base, init) {
+      let raw: globalThis.Response | null = null;
+      const api = client<TypedClientRoutes>(base, {
+        fetch: async (request) => {
+          const response = await fetch(request, fetchTransport());
+          raw = response.clone();
+          return response;
+        },
+      });
+      const switches = new URLSearchParams(init.query ?? "");
+      const result = await api.post("/f/typed-client", {
+        args: {
+          n: 7,
+          fail: switches.get("fail") ?? undefined,
+          slow: switches.get("slow") ?? undefined,
+          block: switches.get("block") ?? undefined,
+        },
+        body: { text: "typed" },
+        headers: init.headers ?? {},
+      });
+      const body = await (raw as globalThis.Response | null)?.text();
+      if (body === undefined) throw new Error("the client sent nothing");
+      // What the client read is what was on the wire, whatever the layer did to it.
+      if (result.ok) expect(result.data).toEqual(JSON.parse(body));
+      return { status: result.status, headers: result.headers, body };
+    },
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(JSON.parse(result.body)).toEqual({
+        n: 7,
+        text: "typed",
+        user: "ada",
+        at: "1970-01-01T00:00:00.000Z",
+      });
     },
   },
   {
@@ -520,6 +561,29 @@ export const FEATURES: Feature[] = [
     },
   },
 ];
+
+/** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
+function registerTypedClientRoute(app: Webfw, ctx: FeatureContext) {
+  return app.post(
+    "/f/typed-client",
+    (request) => {
+      const answer = () => ({
+        n: request.args.n,
+        text: request.parsedBody.text,
+        user: who(request),
+        at: new Date(0),
+      });
+      return ctx.guard(request)?.then(answer) ?? answer();
+    },
+    {
+      ...ctx.routeOptions,
+      // The suite's `?fail=1`, `?slow=1` and `?block=1` switches are arguments like any other for a typed client.
+      args: { n: t.int(), fail: t.optional(t.str()), slow: t.optional(t.str()), block: t.optional(t.str()) },
+      body: t.object({ text: t.str() }),
+    },
+  );
+}
+type TypedClientRoutes = { route: ReturnType<typeof registerTypedClientRoute> };
 
 /** The identity's user, or "anonymous". */
 function who(request: Request): string {
