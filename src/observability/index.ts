@@ -9,6 +9,7 @@
  * no layer at all (the bench row "everything off").
  */
 import type { RouteRecord } from "../router/route.ts";
+import type { TracingHooks } from "./hooks.ts";
 import type { ResolvedMetricsOptions } from "./metrics-options.ts";
 import type { MetricsClusterLink } from "./metrics-relay.ts";
 import { composeWraps, type DispatcherWrap } from "./route-info.ts";
@@ -35,6 +36,8 @@ export interface Observability {
   readonly recordError: ((error: unknown, raw: globalThis.Request) => void) | null;
   /** The active trace context as headers, for a call sent to a Worker. */
   readonly callContext: (() => Record<string, string> | undefined) | null;
+  /** Spans features start themselves (WebSocket messages, MCP tool calls). */
+  readonly hooks: TracingHooks | null;
   /** Gauges that read the running server. */
   bindSources(sources: {
     workerPool?: () => { queued: number; busy: number; size: number } | null;
@@ -49,6 +52,7 @@ const NONE: Observability = {
   traceIds: null,
   recordError: null,
   callContext: null,
+  hooks: null,
   bindSources: () => {},
   close: () => {},
 };
@@ -59,12 +63,15 @@ export async function createObservability(config: ObservabilityConfig): Promise<
   let traceIds: Observability["traceIds"] = null;
   let recordError: Observability["recordError"] = null;
   let callContext: Observability["callContext"] = null;
+  let hooks: TracingHooks | null = null;
   if (config.tracing) {
-    const [{ trace }, spans, workers, { VERSION }] = await Promise.all([
+    const [{ trace }, spans, workers, { VERSION }, websockets, { spanHook }] = await Promise.all([
       import("@opentelemetry/api"),
       import("./server-span.ts"),
       import("./worker-trace.ts"),
       import("../launch/version.ts"),
+      import("./websocket-trace.ts"),
+      import("./span-hook.ts"),
     ]);
     // Through the global provider's proxy: an SDK the application registers later is still used.
     const tracer = trace.getTracer(spans.TRACER_NAME, VERSION);
@@ -72,6 +79,10 @@ export async function createObservability(config: ObservabilityConfig): Promise<
     traceIds = spans.traceIdsOf;
     recordError = spans.recordRequestError;
     callContext = workers.callContext;
+    hooks = {
+      webSocket: (pattern, raw) => websockets.webSocketTracer(tracer, pattern, raw),
+      inSpan: (name, attributes, fn) => spanHook(tracer, name, attributes, fn),
+    };
   }
   let metricsRoutes: Observability["routes"] = () => [];
   let link: MetricsClusterLink | null = null;
@@ -95,6 +106,7 @@ export async function createObservability(config: ObservabilityConfig): Promise<
     traceIds,
     recordError,
     callContext,
+    hooks,
     bindSources,
     close: () => link?.close(),
   };

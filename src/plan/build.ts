@@ -99,6 +99,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
         error,
       }),
     onError: observability.recordError ?? undefined,
+    tracing: observability.hooks ?? undefined,
     dev: options.dev ?? app.config.dev,
     requestTimeoutMs: app.config.requestTimeoutMs,
     errorFormat: app.config.errors,

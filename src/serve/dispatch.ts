@@ -7,6 +7,7 @@ import { isFormContentType } from "../body/forms.ts";
 import { type BodyLimits, readBody } from "../body/read-body.ts";
 import { Request } from "../http/request.ts";
 import { matchPath } from "../http/request-target.ts";
+import type { TracingHooks } from "../observability/hooks.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebfwResponse, toWebResponse } from "../response/convert.ts";
 import {
@@ -46,6 +47,8 @@ export interface PipelineConfig {
   logError: ErrorLogger;
   /** Sees every error the pipeline answers but the expected 4xx (the request's span records it). */
   onError?: (error: unknown, raw: globalThis.Request) => void;
+  /** Spans features start themselves (WebSocket messages, MCP tool calls); absent when tracing is off. */
+  tracing?: TracingHooks;
   dev: boolean;
   /** Milliseconds a handler may take before the request gets 503; 0 or absent: no limit. */
   requestTimeoutMs?: number;

@@ -69,7 +69,7 @@ interface MountInput {
 function mountWebSockets(input: MountInput): WebSocketRuntime | null {
   const owned = input.tree.websockets;
   if (owned.length === 0) return null;
-  const runtime = new WebSocketRuntime(input.options, input.hub);
+  const runtime = new WebSocketRuntime(input.options, input.hub, input.config.tracing ?? null);
   for (const { route, chain } of owned) {
     const pattern = route.path;
     const names = patternParams(pattern);

@@ -2,6 +2,7 @@ import type { WebSocketHandler as BunWebSocketHandler, Server, ServerWebSocket }
 import { Headers } from "../http/headers.ts";
 import type { Request } from "../http/request.ts";
 import { logger } from "../log/logger.ts";
+import type { TracingHooks } from "../observability/hooks.ts";
 import { BadRequestError, HttpError } from "../response/errors.ts";
 import type { TopicHub } from "../topics/hub.ts";
 import type { Message } from "./inbox.ts";
@@ -38,6 +39,8 @@ export class WebSocketRuntime implements Broadcaster {
     private readonly options: ResolvedWebSocketOptions,
     /** The app's topics (src/topics/hub.ts): Bun's pub/sub here, Redis across processes. */
     private readonly hub: TopicHub,
+    /** With tracing on: spans for each connection's messages (src/observability/websocket-trace.ts). */
+    private readonly tracing: TracingHooks | null = null,
   ) {
     this.handler = {
       maxPayloadLength: options.maxPayloadLength,
@@ -96,6 +99,7 @@ export class WebSocketRuntime implements Broadcaster {
       broadcaster: this,
       options: this.options,
     });
+    if (this.tracing) socket.tracer = this.tracing.webSocket(route.path, raw);
     const data: Connection = { socket, route };
     if (!server.upgrade(raw, { data })) throw new BadRequestError("invalid WebSocket handshake");
     this.server ??= server;
@@ -109,14 +113,17 @@ export class WebSocketRuntime implements Broadcaster {
     socket.attach(ws as ServerWebSocket<unknown>);
     ws.subscribe(socket.topic);
     this.connections.add(socket);
-    void runConnection(socket, route, log);
+    // With tracing on, the handlers run in the upgrade request's trace (their spans nest under it).
+    if (socket.tracer) void socket.tracer.run(() => runConnection(socket, route, log));
+    else void runConnection(socket, route, log);
   }
 
   private close(ws: ServerWebSocket<Connection>, code: number, reason: string): void {
     const { socket, route } = ws.data;
     socket.closed(code, reason);
     this.connections.delete(socket);
-    void runCloseHandlers(socket, route, log);
+    if (socket.tracer) void socket.tracer.run(() => runCloseHandlers(socket, route, log));
+    else void runCloseHandlers(socket, route, log);
   }
 }
 

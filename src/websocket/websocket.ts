@@ -4,6 +4,7 @@ import type { Headers } from "../http/headers.ts";
 import { parseJson } from "../http/json.ts";
 import { QueryParams } from "../http/query-params.ts";
 import { Url } from "../http/url.ts";
+import type { WebSocketMessageTracer } from "../observability/hooks.ts";
 import { BadRequestError, WebSocketDisconnect } from "../response/errors.ts";
 import { Inbox, type Message } from "./inbox.ts";
 import type { ResolvedWebSocketOptions } from "./options.ts";
@@ -68,6 +69,8 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
   /** Topics this connection subscribed to with `subscribe` (besides its route's own). */
   private readonly topics = new Set<string>();
   /** @internal */ socket: ServerWebSocket<unknown> | null = null;
+  /** @internal Spans of this connection's messages, when tracing is on (src/observability/websocket-trace.ts). */
+  tracer: WebSocketMessageTracer | null = null;
   private readonly href: string;
   private readonly broadcaster: Broadcaster;
   private readonly inbox: Inbox;
@@ -142,12 +145,23 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
 
   /** The next message, text or bytes. Throws `WebSocketDisconnect` once the peer has gone and the queue is empty. */
   receive(): Promise<Message> {
-    return this.inbox.next();
+    return this.next();
+  }
+
+  /** The inbox's next message; with tracing on, the span of the previous one ends and this one's begins. */
+  private next(): Promise<Message> {
+    const tracer = this.tracer;
+    if (tracer === null) return this.inbox.next();
+    tracer.asked();
+    return this.inbox.next().then((message) => {
+      tracer.taken();
+      return message;
+    });
   }
 
   /** The next message as text; a binary message must be UTF-8 (else `BadRequestError`). */
   async receiveText(): Promise<string> {
-    const message = await this.inbox.next();
+    const message = await this.next();
     if (typeof message === "string") return message;
     try {
       return utf8.decode(message);
@@ -158,7 +172,7 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
 
   /** The next message as bytes (text is encoded as UTF-8). */
   async receiveBytes(): Promise<Uint8Array> {
-    const message = await this.inbox.next();
+    const message = await this.next();
     return typeof message === "string" ? encoder.encode(message) : message;
   }
 
@@ -169,7 +183,17 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
 
   /** Iterates over messages until the peer closes (then ends without throwing). */
   [Symbol.asyncIterator](): AsyncIterator<Message, undefined> {
-    return { next: () => this.inbox.nextResult() };
+    const tracer = this.tracer;
+    if (tracer === null) return { next: () => this.inbox.nextResult() };
+    return {
+      next: () => {
+        tracer.asked();
+        return this.inbox.nextResult().then((result) => {
+          if (!result.done) tracer.taken();
+          return result;
+        });
+      },
+    };
   }
 
   sendText(text: string): Promise<void> {
@@ -244,7 +268,9 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
 
   /** @internal Bun delivered a message. */
   deliver(message: Message): void {
-    if (this.status === "open") this.inbox.push(message);
+    if (this.status !== "open") return;
+    this.tracer?.delivered(message);
+    this.inbox.push(message);
   }
 
   /** @internal Bun's buffer for this client went down. */
@@ -259,6 +285,7 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
   }
 
   private finish(reason: WebSocketDisconnect): void {
+    this.tracer?.closed(reason.code);
     this.closeInfo ??= reason;
     this.inbox.end(this.closeInfo);
     this.outbox.end(this.closeInfo);

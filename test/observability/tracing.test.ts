@@ -221,6 +221,54 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     expect(query.parentSpanId).toBe(load.spanId);
   });
 
+  test("a WebSocket: the upgrade's server span, a span per message under it, handler spans in its trace", async () => {
+    const client = clientContext();
+    const socket = new WebSocket(`${app.url.replace("http", "ws")}/ws/lobby`, {
+      headers: { traceparent: client.traceparent },
+    } as unknown as string[]);
+    const replies: string[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      socket.onmessage = (event) => {
+        replies.push(String(event.data));
+        if (replies.length === 3) resolve();
+      };
+      socket.onerror = () => reject(new Error("websocket error"));
+    });
+    await new Promise((resolve) => {
+      socket.onopen = resolve;
+    });
+    socket.send("a");
+    socket.send("bb");
+    socket.send(new Uint8Array([1, 2, 3, 4]));
+    await done;
+    expect(replies).toEqual(["echo a", "echo bb", "echo 4 bytes"]);
+    socket.close();
+    const spans = await traceSpans(receiver, client.traceId, 7);
+    const upgrade = only(spans, (s) => s.name === "GET /ws/:room");
+    expect(upgrade.parentSpanId).toBe(client.spanId);
+    expect(upgrade.attributes["http.response.status_code"]).toBe(101);
+    const messages = spans.filter((s) => s.name === "WS message /ws/:room");
+    expect(messages).toHaveLength(3);
+    for (const message of messages) {
+      expect(message.parentSpanId).toBe(upgrade.spanId);
+      expect(message.kind).toBe(5);
+      expect(message.attributes["http.route"]).toBe("/ws/:room");
+    }
+    expect(
+      messages.map((m) => [
+        m.attributes["websocket.message.type"],
+        m.attributes["messaging.message.body.size"],
+      ]),
+    ).toEqual([
+      ["text", 1],
+      ["text", 2],
+      ["binary", 4],
+    ]);
+    const handled = spans.filter((s) => s.name === "handle-message");
+    expect(handled).toHaveLength(3);
+    for (const span of handled) expect(span.parentSpanId).toBe(upgrade.spanId);
+  });
+
   test("every request ends exactly one server span (concurrent mix of outcomes)", async () => {
     const paths = ["/hello", "/users/1", "/nope", "/boom", "/teapot", "/cpu/100", "/nested"];
     const contexts = paths.flatMap((path) => [0, 1, 2].map(() => ({ path, client: clientContext() })));
