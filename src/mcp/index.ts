@@ -1,32 +1,46 @@
 /**
- * `app.mcp`: register tools, resources and prompts; `handle()` answers the
- * Model Context Protocol endpoint (`POST /mcp`) for them.
+ * `app.mcp`: register tools, resources and prompts; the app serves the Model
+ * Context Protocol at `/mcp` for them (docs/mcp.md). This facade holds the
+ * registrations and the options only. The protocol engine (the official SDK)
+ * is imported on first use, so an app that registers nothing never loads it.
  */
 
 import pkg from "../../package.json" with { type: "json" };
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgShape, InferArgs } from "../args/t.ts";
+import type { AuthenticationHandler } from "../auth/handler.ts";
+import { Request } from "../http/request.ts";
+import type { AppTypes, NoAppTypes } from "../router/route.ts";
 import type { McpAuthOptions } from "./auth/options.ts";
-import type { ServerInfo } from "./handlers.ts";
+import type { EngineSettings } from "./engine.ts";
+import type { McpEngine } from "./engine-types.ts";
+import { type HttpConfig, handleHttp, normaliseOrigins, type SessionRelay } from "./http.ts";
 import { isLoopbackHost } from "./origin-guard.ts";
-import type { Awaitable, PromptArgument, PromptMessageInput } from "./registry.ts";
-import { Registry } from "./registry.ts";
+import { Registry, type StoredFn } from "./registry.ts";
 import type { RouteFilter } from "./route-tools/options.ts";
 import { McpExtras } from "./route-tools/settings.ts";
-import { type AuthCheck, handleHttp, normaliseOrigins, type TransportConfig } from "./transport.ts";
-import type { TemplateParams } from "./uri-template.ts";
+import type {
+  Awaitable,
+  CompleteFn,
+  McpContext,
+  McpIcon,
+  PromptArgument,
+  PromptMessageInput,
+  ResourceAnnotations,
+  ToolAnnotations,
+  ToolReturn,
+} from "./types.ts";
+import type { TemplateNames, TemplateParams } from "./uri-template.ts";
 
 export type { McpAuthOptions } from "./auth/options.ts";
-export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./handlers.ts";
-export type { PromptArgument, PromptMessageInput } from "./registry.ts";
+export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./http.ts";
 export type {
   RouteFilter,
   RouteInfo,
   RouteMcpOption,
   RouteToolOptions,
-  ToolAnnotations,
 } from "./route-tools/options.ts";
-export type { AuthCheck } from "./transport.ts";
+export type * from "./types.ts";
 export type { TemplateNames, TemplateParams } from "./uri-template.ts";
 
 /** The values a tool or prompt function receives: typed by `args` when given, else the raw JSON object. */
@@ -34,26 +48,44 @@ export type McpArgs<S extends ArgShape> = InferArgs<S>;
 
 export interface ToolOptions<S extends ArgShape> {
   name?: string;
+  /** Human-readable name for clients' UIs (the `name` stays the identifier). */
+  title?: string;
   description?: string;
   /** Explicit JSON Schema (an object schema); wins over the one generated from `args`. */
   inputSchema?: JsonSchema;
+  /** JSON Schema of the tool's structured result: a returned plain object becomes `structuredContent`. */
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: McpIcon[];
+  _meta?: Record<string, unknown>;
   /** Typed arguments (`t`): convert and validate the call's arguments and generate `inputSchema`. */
   args?: S;
 }
 
-export interface ResourceOptions {
+export interface ResourceOptions<U extends string = string> {
   name?: string;
+  title?: string;
   description?: string;
   mimeType?: string;
+  annotations?: ResourceAnnotations;
+  icons?: McpIcon[];
+  /** Size in bytes, when known (clients show it). */
+  size?: number;
+  /** Completion of placeholder values (`completion/complete`), by placeholder name. */
+  complete?: Partial<Record<TemplateNames<U>, CompleteFn>>;
 }
 
 export interface PromptOptions<S extends ArgShape> {
   name?: string;
+  title?: string;
   description?: string;
+  icons?: McpIcon[];
   /** Explicit argument list; wins over the one generated from `args`. */
   arguments?: PromptArgument[];
   /** Typed arguments (`t`): convert the (string) prompt arguments and generate `arguments`. */
   args?: S;
+  /** Completion of argument values (`completion/complete`), by argument name. */
+  complete?: Partial<Record<keyof S & string, CompleteFn>> | Record<string, CompleteFn>;
 }
 
 export interface McpConfig {
@@ -84,28 +116,71 @@ export interface McpConfig {
   instructions?: string;
   /** Largest accepted body in bytes (default 4 MiB); larger ones get 413. */
   maxBodySize?: number;
+  /** No sessions: every POST stands alone (no GET stream, no subscriptions, no resumption). Default false. */
+  stateless?: boolean;
+  /** A session without requests or open streams for this long is closed (default 30 min; 0: never). */
+  sessionIdleTimeoutMs?: number;
+  /** Most sessions one process holds; an `initialize` beyond gets 503 (default 10 000). */
+  maxSessions?: number;
+  /** Items per page of `tools/list`, `resources/list`, … (default 100). */
+  pageSize?: number;
+  /** SSE events kept per session for `Last-Event-ID` resumption (default 1000). */
+  eventLogSize?: number;
+  /** `retry:` (ms) suggested to clients in SSE streams, for reconnection after a dropped stream. */
+  retryIntervalMs?: number;
 }
 
-/** A tool returns text; any other value is sent as its JSON text. */
-export type ToolFn<S extends ArgShape> = (args: InferArgs<S>) => Awaitable<unknown>;
-/** A resource returns text (or bytes, sent as a base64 `blob`). */
-export type ResourceFn<U extends string> = (params: TemplateParams<U>) => Awaitable<unknown>;
+/** A tool function: its typed arguments and the call context. */
+export type ToolFn<S extends ArgShape, T extends AppTypes = NoAppTypes> = (
+  args: InferArgs<S>,
+  ctx: McpContext<T>,
+) => Awaitable<ToolReturn>;
+/** A resource returns text, bytes (sent as a base64 `blob`), or `{ text | blob, mimeType? }` item(s). */
+export type ResourceFn<U extends string, T extends AppTypes = NoAppTypes> = (
+  params: TemplateParams<U>,
+  ctx: McpContext<T>,
+) => Awaitable<unknown>;
 /** A prompt returns text (one user message) or a list of `{ role, content }` messages. */
-export type PromptFn<S extends ArgShape> = (args: InferArgs<S>) => Awaitable<string | PromptMessageInput[]>;
+export type PromptFn<S extends ArgShape, T extends AppTypes = NoAppTypes> = (
+  args: InferArgs<S>,
+  ctx: McpContext<T>,
+) => Awaitable<string | PromptMessageInput[]>;
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
-export class Mcp {
-  private readonly registry = new Registry();
-  private readonly config: TransportConfig = {
+function positiveInteger(value: number, name: string, allowZero = false): number {
+  if (!Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) {
+    throw new TypeError(`${name} must be a ${allowZero ? "non-negative" : "positive"} integer`);
+  }
+  return value;
+}
+
+export class Mcp<T extends AppTypes = NoAppTypes> {
+  /** @internal */ readonly registry = new Registry();
+  private readonly http: HttpConfig = {
     authRequired: false,
     allowedOrigins: [],
     allowedHosts: [],
     loopback: true,
     maxBodySize: DEFAULT_MAX_BODY,
     maxBatch: 100,
-    server: { name: "webfw", version: pkg.version },
+    stateless: false,
   };
+  private readonly settings: EngineSettings = {
+    name: "webfw",
+    version: pkg.version,
+    instructions: undefined,
+    pageSize: 100,
+    stateless: false,
+    idleTimeoutMs: 30 * 60_000,
+    maxSessions: 10_000,
+    eventLogSize: 1000,
+    retryIntervalMs: undefined,
+    newId: () => crypto.randomUUID(),
+  };
+  private auth: AuthenticationHandler | null = null;
+  private relay: SessionRelay | null = null;
+  private engine: Promise<McpEngine> | null = null;
 
   /** @internal Authorization and routes-as-tools settings (src/mcp/auth/, src/mcp/route-tools/). */
   readonly extras = new McpExtras();
@@ -115,9 +190,9 @@ export class Mcp {
     return this.registry.size > 0;
   }
 
-  /** Whether `handle` will ask the `auth` callback (set by `configure({ authRequired })`). */
+  /** Whether every MCP request must be authenticated (`configure({ authRequired })`). */
   get authRequired(): boolean {
-    return this.config.authRequired;
+    return this.http.authRequired;
   }
 
   /**
@@ -125,8 +200,8 @@ export class Mcp {
    * call's arguments (a bad one gives an `isError` result naming it) and
    * generate the input schema. The name defaults to the function's name.
    */
-  tool<S extends ArgShape = ArgShape>(fn: ToolFn<NoInfer<S>>, options: ToolOptions<S> = {}): this {
-    this.registry.addTool(fn as (input: Record<string, unknown>) => Awaitable<unknown>, options);
+  tool<S extends ArgShape = ArgShape>(fn: ToolFn<NoInfer<S>, T>, options: ToolOptions<S> = {}): this {
+    this.registry.addTool(fn as StoredFn<Record<string, unknown>>, options);
     return this;
   }
 
@@ -134,24 +209,44 @@ export class Mcp {
    * Registers a resource. A URI with `{name}` placeholders is a template
    * (listed by `resources/templates/list`); its placeholders reach `fn` by name.
    */
-  resource<U extends string>(uriTemplate: U, fn: ResourceFn<U>, options: ResourceOptions = {}): this {
-    this.registry.addResource(
-      uriTemplate,
-      fn as (params: Record<string, string>) => Awaitable<unknown>,
-      options,
-    );
+  resource<U extends string>(uriTemplate: U, fn: ResourceFn<U, T>, options: ResourceOptions<U> = {}): this {
+    this.registry.addResource(uriTemplate, fn as unknown as StoredFn<Record<string, string>>, {
+      ...options,
+      complete: options.complete as Record<string, CompleteFn> | undefined,
+    });
     return this;
   }
 
   /** Registers a prompt; a returned string becomes one user message. The name defaults to the function's name. */
-  prompt<S extends ArgShape = ArgShape>(fn: PromptFn<NoInfer<S>>, options: PromptOptions<S> = {}): this {
-    this.registry.addPrompt(fn as (input: Record<string, unknown>) => Awaitable<unknown>, options);
+  prompt<S extends ArgShape = ArgShape>(fn: PromptFn<NoInfer<S>, T>, options: PromptOptions<S> = {}): this {
+    this.registry.addPrompt(fn as StoredFn<Record<string, unknown>>, {
+      ...options,
+      complete: options.complete as Record<string, CompleteFn> | undefined,
+    });
     return this;
   }
 
-  /** @internal Told by `start()` where the server listens: the DNS-rebinding default applies on loopback. */
-  listeningOn(hostname: string): void {
-    this.config.loopback = isLoopbackHost(hostname);
+  /** Removes a tool at run time (connected clients get `notifications/tools/list_changed`). */
+  removeTool(name: string): boolean {
+    return this.registry.removeTool(name);
+  }
+
+  removePrompt(name: string): boolean {
+    return this.registry.removePrompt(name);
+  }
+
+  removeResource(uriTemplate: string): boolean {
+    return this.registry.removeResource(uriTemplate);
+  }
+
+  /**
+   * Tells every session subscribed to `uri` (`resources/subscribe`) that it
+   * changed (`notifications/resources/updated`), in every process with
+   * `--processes`.
+   */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    if (this.engine === null) return;
+    await (await this.engine).notifyResourceUpdated(uri);
   }
 
   /**
@@ -165,48 +260,87 @@ export class Mcp {
   }
 
   configure(options: McpConfig): this {
+    const http = this.http;
+    const settings = this.settings;
     if (options.auth !== undefined) {
       this.extras.configureAuth(options.auth);
-      if (options.authRequired === undefined) this.config.authRequired = true;
+      if (options.authRequired === undefined) http.authRequired = true;
     }
-    if (options.authRequired !== undefined) this.config.authRequired = options.authRequired;
-    if (options.allowedOrigins !== undefined)
-      this.config.allowedOrigins = normaliseOrigins(options.allowedOrigins);
+    if (options.authRequired !== undefined) http.authRequired = options.authRequired;
+    if (options.allowedOrigins !== undefined) http.allowedOrigins = normaliseOrigins(options.allowedOrigins);
     if (options.allowedHosts !== undefined)
-      this.config.allowedHosts = options.allowedHosts.map((host) => host.trim().toLowerCase());
-    if (options.maxBodySize !== undefined) {
-      if (!Number.isSafeInteger(options.maxBodySize) || options.maxBodySize <= 0) {
-        throw new TypeError("maxBodySize must be a positive integer");
-      }
-      this.config.maxBodySize = options.maxBodySize;
+      http.allowedHosts = options.allowedHosts.map((host) => host.trim().toLowerCase());
+    if (options.maxBodySize !== undefined)
+      http.maxBodySize = positiveInteger(options.maxBodySize, "maxBodySize");
+    if (options.stateless !== undefined) {
+      http.stateless = options.stateless;
+      settings.stateless = options.stateless;
     }
-    const server: ServerInfo = { ...this.config.server };
-    if (options.serverName !== undefined) server.name = options.serverName;
-    if (options.serverVersion !== undefined) server.version = options.serverVersion;
-    if (options.instructions !== undefined) server.instructions = options.instructions;
-    this.config.server = server;
+    if (options.serverName !== undefined) settings.name = options.serverName;
+    if (options.serverVersion !== undefined) settings.version = options.serverVersion;
+    if (options.instructions !== undefined) settings.instructions = options.instructions;
+    if (options.pageSize !== undefined) settings.pageSize = positiveInteger(options.pageSize, "pageSize");
+    if (options.sessionIdleTimeoutMs !== undefined)
+      settings.idleTimeoutMs = positiveInteger(options.sessionIdleTimeoutMs, "sessionIdleTimeoutMs", true);
+    if (options.maxSessions !== undefined)
+      settings.maxSessions = positiveInteger(options.maxSessions, "maxSessions");
+    if (options.eventLogSize !== undefined)
+      settings.eventLogSize = positiveInteger(options.eventLogSize, "eventLogSize");
+    if (options.retryIntervalMs !== undefined)
+      settings.retryIntervalMs = positiveInteger(options.retryIntervalMs, "retryIntervalMs");
     return this;
   }
 
+  /** @internal Called by the build: the app's authentication handler (for `ctx.identity` and `authRequired`). */
+  useAuthentication(handler: AuthenticationHandler | null): void {
+    this.auth = handler;
+  }
+
+  /** @internal Told by `start()` where the server listens: the DNS-rebinding default applies on loopback. */
+  listeningOn(hostname: string): void {
+    this.http.loopback = isLoopbackHost(hostname);
+  }
+
+  /** @internal With `--processes`: session ids name their process, and other processes' sessions are relayed. */
+  useProcessRelay(newId: () => string, relay: SessionRelay): void {
+    this.settings.newId = newId;
+    this.relay = relay;
+  }
+
+  /** @internal The engine, loaded once (the SDK is imported here, on first use). */
+  loadEngine(): Promise<McpEngine> {
+    this.engine ??= import("./engine.ts").then(({ createEngine }) =>
+      createEngine(this.registry, this.settings),
+    );
+    return this.engine;
+  }
+
+  /** @internal Ends every session (the app is stopping). */
+  async close(): Promise<void> {
+    const engine = this.engine;
+    this.engine = null;
+    if (engine !== null) await (await engine).close();
+  }
+
   /**
-   * Answers one HTTP request to the endpoint (any method: non-POST gets 405).
-   * `auth` is consulted only when `authRequired` is set; without it every
-   * request is then refused (401), so a missing authenticator fails closed.
-   * `body` is for a caller that has already read the request body (the
-   * stream can be read once); without it the body is read here, bounded.
+   * Answers one HTTP request to the endpoint. The app passes its webfw Request; a bare Web
+   * Request (tests, an app mounting the endpoint itself) is wrapped, with no identity. `body`:
+   * the bytes of a body the caller has already read (the stream can be read once).
    */
-  async handle(
-    request: globalThis.Request,
-    auth?: AuthCheck,
-    body?: Uint8Array,
-  ): Promise<globalThis.Response> {
+  async handle(input: Request | globalThis.Request, body?: Uint8Array): Promise<globalThis.Response> {
+    const request = input instanceof Request ? input : new Request(input, {});
     try {
-      return await handleHttp(request, this.registry, this.config, auth, body);
+      return await handleHttp(request, body, {
+        config: this.http,
+        auth: this.auth,
+        engine: () => this.loadEngine(),
+        relay: this.relay,
+      });
     } catch {
-      // Last line of defence for the "never 5xx" rule; every known path answers before this.
-      return new Response(
-        JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "bad request" } }),
-        { status: 400, headers: { "content-type": "application/json" } },
+      // Last line of defence for the "never 5xx for bad input" rule; every known path answers before this.
+      return Response.json(
+        { jsonrpc: "2.0", id: null, error: { code: -32603, message: "internal error" } },
+        { status: 500 },
       );
     }
   }

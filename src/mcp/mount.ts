@@ -47,7 +47,10 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
             // the engine reads the body itself, unless the gate had to look into it for per-tool rules
             // (then the pipeline reads it and the engine gets the same bytes).
             const peeks = hasToolRules(access);
-            const allowed = async () => true; // the gate has decided
+            // The gate has decided; the engine still authenticates for ctx.identity when the gate did not.
+            mcp.useAuthentication(tree.root.authHandler);
+            // The SDK is imported now, at start, so the first call does not pay for it.
+            void mcp.loadEngine();
             const methods = new Map<string, Dispatcher>();
             for (const method of METHODS) {
               const handler = async (request: Request) => {
@@ -56,7 +59,7 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
                   (await checkEndpoint(request, access)) ??
                   (body === null ? null : await checkTools(request, parsedBody(body), access));
                 if (refused !== null) return refused;
-                return mcp.handle(request.raw, allowed, body ?? undefined);
+                return mcp.handle(request, body ?? undefined);
               };
               methods.set(
                 method,
@@ -71,6 +74,8 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
           return {
             // The DNS-rebinding default applies on loopback: MCP needs to know where the server listens.
             listening: (server) => mcp.listeningOn(server.hostname ?? ""),
+            // Open GET streams would hold the server open: every session ends before the drain.
+            stopping: () => void mcp.close(),
             exports: { routeTools },
           };
         },

@@ -1,50 +1,67 @@
 /**
- * What the application registered: tools, resources and prompts, already
- * normalised into the shapes the protocol lists, plus how to call each one.
+ * What the application registered: tools, resources and prompts, normalised
+ * into the shapes the protocol lists, plus how to call each one. Knows nothing
+ * about sessions or the wire; the engine (src/mcp/engine.ts) reads it, and is
+ * told through `onChange` when something is added or removed at run time
+ * (list-changed notifications).
  */
 
 import type { JsonSchema } from "../args/json-schema.ts";
-import { type ArgShape, type ArgSpec, shapeSchema } from "../args/t.ts";
+import type { ArgShape, ArgSpec } from "../args/t.ts";
+import { mcpInputSchema } from "./tool-schema.ts";
+import type {
+  Awaitable,
+  CompleteFn,
+  McpIcon,
+  PromptArgument,
+  ResourceAnnotations,
+  ToolAnnotations,
+} from "./types.ts";
 import { UriTemplate } from "./uri-template.ts";
 
-/** A prompt message as a function may return it; `content` may be a plain string. */
-export interface PromptMessageInput {
-  role: "user" | "assistant";
-  content: string | { type: string; [key: string]: unknown };
-}
-
-/** A prompt argument as listed by `prompts/list`. */
-export interface PromptArgument {
-  name: string;
-  description?: string;
-  required?: boolean;
-}
-
-export type Awaitable<T> = T | Promise<T>;
+/** A context-taking function as stored: the facade's typed signatures are erased here. */
+export type StoredFn<I> = (input: I, ctx: never) => Awaitable<unknown>;
 
 export interface ToolEntry {
   name: string;
+  title: string | undefined;
   description: string | undefined;
   inputSchema: JsonSchema;
+  outputSchema: JsonSchema | undefined;
+  annotations: ToolAnnotations | undefined;
+  icons: McpIcon[] | undefined;
+  meta: Record<string, unknown> | undefined;
   args: ArgShape | undefined;
-  fn: (input: Record<string, unknown>) => Awaitable<unknown>;
+  fn: StoredFn<Record<string, unknown>>;
 }
 
 export interface ResourceEntry {
   name: string;
+  title: string | undefined;
   description: string | undefined;
   mimeType: string | undefined;
+  annotations: ResourceAnnotations | undefined;
+  icons: McpIcon[] | undefined;
+  size: number | undefined;
   template: UriTemplate;
-  fn: (params: Record<string, string>) => Awaitable<unknown>;
+  /** Completion of a placeholder's value (`completion/complete` with a `ref/resource`). */
+  complete: Record<string, CompleteFn> | undefined;
+  fn: StoredFn<Record<string, string>>;
 }
 
 export interface PromptEntry {
   name: string;
+  title: string | undefined;
   description: string | undefined;
+  icons: McpIcon[] | undefined;
   arguments: PromptArgument[];
   args: ArgShape | undefined;
-  fn: (input: Record<string, unknown>) => Awaitable<unknown>;
+  /** Completion of an argument's value (`completion/complete` with a `ref/prompt`). */
+  complete: Record<string, CompleteFn> | undefined;
+  fn: StoredFn<Record<string, unknown>>;
 }
+
+export type ListKind = "tools" | "resources" | "prompts";
 
 /** A function's own name, or the explicit one; a registration without either is a programming error. */
 function nameOf(kind: string, explicit: string | undefined, fn: { name: string }): string {
@@ -58,10 +75,54 @@ function nameOf(kind: string, explicit: string | undefined, fn: { name: string }
 /** Prompt arguments derived from `args` specs: required unless optional or defaulted. */
 function promptArguments(shape: ArgShape): PromptArgument[] {
   return Object.entries(shape).map(([name, spec]: [string, ArgSpec<unknown>]) => {
-    const argument: PromptArgument = { name, required: !spec.isOptional };
+    const argument: PromptArgument = { name, required: !spec.isOptional || isBareList(spec) };
     if (spec.description) argument.description = spec.description;
     return argument;
   });
+}
+
+/** A `t.list` without a default: optional for routes (absent is `[]`), required for MCP like any other argument. */
+export function isBareList(spec: ArgSpec<unknown>): boolean {
+  return spec.kind === "list" && !spec.hasDefault;
+}
+
+function checkObjectSchema(schema: JsonSchema | undefined, what: string): void {
+  if (schema !== undefined && schema.type !== undefined && schema.type !== "object") {
+    throw new TypeError(`${what} must describe an object`);
+  }
+}
+
+export interface ToolInput {
+  name?: string;
+  title?: string;
+  description?: string;
+  inputSchema?: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: McpIcon[];
+  _meta?: Record<string, unknown>;
+  args?: ArgShape;
+}
+
+export interface ResourceInput {
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: ResourceAnnotations;
+  icons?: McpIcon[];
+  size?: number;
+  complete?: Record<string, CompleteFn>;
+}
+
+export interface PromptInput {
+  name?: string;
+  title?: string;
+  description?: string;
+  icons?: McpIcon[];
+  arguments?: PromptArgument[];
+  args?: ArgShape;
+  complete?: Record<string, CompleteFn>;
 }
 
 export class Registry {
@@ -69,32 +130,48 @@ export class Registry {
   readonly prompts = new Map<string, PromptEntry>();
   /** Resources in registration order; concrete URIs and templates together, told apart by `template.isTemplate`. */
   readonly resources: ResourceEntry[] = [];
+  private readonly listeners = new Set<(kind: ListKind) => void>();
 
   get size(): number {
     return this.tools.size + this.prompts.size + this.resources.length;
   }
 
-  addTool(
-    fn: ToolEntry["fn"],
-    options: { name?: string; description?: string; inputSchema?: JsonSchema; args?: ArgShape },
-  ): void {
-    const name = nameOf("tool", options.name, fn);
-    if (this.tools.has(name)) throw new TypeError(`MCP tool '${name}' is already registered`);
-    const explicit = options.inputSchema;
-    if (explicit !== undefined && explicit.type !== undefined && explicit.type !== "object") {
-      throw new TypeError(`MCP tool '${name}': inputSchema must describe an object`);
-    }
-    const inputSchema: JsonSchema = explicit
-      ? { ...explicit, type: "object" }
-      : shapeSchema(options.args ?? {});
-    this.tools.set(name, { name, description: options.description, inputSchema, args: options.args, fn });
+  /** Called after every addition or removal (the engine sends `notifications/<kind>/list_changed`). */
+  onChange(listener: (kind: ListKind) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
-  addResource(
-    uriTemplate: string,
-    fn: ResourceEntry["fn"],
-    options: { name?: string; description?: string; mimeType?: string },
-  ): void {
+  private changed(kind: ListKind): void {
+    for (const listener of this.listeners) listener(kind);
+  }
+
+  addTool(fn: ToolEntry["fn"], options: ToolInput): ToolEntry {
+    const name = nameOf("tool", options.name, fn);
+    if (this.tools.has(name)) throw new TypeError(`MCP tool '${name}' is already registered`);
+    checkObjectSchema(options.inputSchema, `MCP tool '${name}': inputSchema`);
+    checkObjectSchema(options.outputSchema, `MCP tool '${name}': outputSchema`);
+    const inputSchema: JsonSchema = options.inputSchema
+      ? { ...options.inputSchema, type: "object" }
+      : mcpInputSchema(options.args ?? {});
+    const entry: ToolEntry = {
+      name,
+      title: options.title,
+      description: options.description,
+      inputSchema,
+      outputSchema: options.outputSchema,
+      annotations: options.annotations,
+      icons: options.icons,
+      meta: options._meta,
+      args: options.args,
+      fn,
+    };
+    this.tools.set(name, entry);
+    this.changed("tools");
+    return entry;
+  }
+
+  addResource(uriTemplate: string, fn: ResourceEntry["fn"], options: ResourceInput): ResourceEntry {
     if (typeof uriTemplate !== "string" || uriTemplate === "") {
       throw new TypeError("MCP resource needs a URI (template)");
     }
@@ -102,25 +179,71 @@ export class Registry {
       throw new TypeError(`MCP resource '${uriTemplate}' is already registered`);
     }
     const template = new UriTemplate(uriTemplate);
+    for (const placeholder of Object.keys(options.complete ?? {})) {
+      if (!template.names.includes(placeholder)) {
+        throw new TypeError(`MCP resource '${uriTemplate}': complete.${placeholder} names no placeholder`);
+      }
+    }
     // A resource has a URI to identify it, so the name may fall back to it.
-    const name = options.name ?? (fn.name || uriTemplate);
-    this.resources.push({ name, description: options.description, mimeType: options.mimeType, template, fn });
+    const entry: ResourceEntry = {
+      name: options.name ?? (fn.name || uriTemplate),
+      title: options.title,
+      description: options.description,
+      mimeType: options.mimeType,
+      annotations: options.annotations,
+      icons: options.icons,
+      size: options.size,
+      template,
+      complete: options.complete,
+      fn,
+    };
+    this.resources.push(entry);
+    this.changed("resources");
+    return entry;
   }
 
-  addPrompt(
-    fn: PromptEntry["fn"],
-    options: { name?: string; description?: string; arguments?: PromptArgument[]; args?: ArgShape },
-  ): void {
+  addPrompt(fn: PromptEntry["fn"], options: PromptInput): PromptEntry {
     const name = nameOf("prompt", options.name, fn);
     if (this.prompts.has(name)) throw new TypeError(`MCP prompt '${name}' is already registered`);
     const listed = options.arguments ?? (options.args ? promptArguments(options.args) : []);
-    this.prompts.set(name, {
+    for (const argument of Object.keys(options.complete ?? {})) {
+      if (!listed.some((item) => item.name === argument)) {
+        throw new TypeError(`MCP prompt '${name}': complete.${argument} names no argument`);
+      }
+    }
+    const entry: PromptEntry = {
       name,
+      title: options.title,
       description: options.description,
+      icons: options.icons,
       arguments: listed,
       args: options.args,
+      complete: options.complete,
       fn,
-    });
+    };
+    this.prompts.set(name, entry);
+    this.changed("prompts");
+    return entry;
+  }
+
+  removeTool(name: string): boolean {
+    const removed = this.tools.delete(name);
+    if (removed) this.changed("tools");
+    return removed;
+  }
+
+  removePrompt(name: string): boolean {
+    const removed = this.prompts.delete(name);
+    if (removed) this.changed("prompts");
+    return removed;
+  }
+
+  removeResource(uriTemplate: string): boolean {
+    const index = this.resources.findIndex((entry) => entry.template.template === uriTemplate);
+    if (index === -1) return false;
+    this.resources.splice(index, 1);
+    this.changed("resources");
+    return true;
   }
 
   /** The resource a URI names: an exact concrete URI first, then the first template that matches. */

@@ -36,24 +36,56 @@ describe("app.mcp through the app", () => {
     await stop?.();
   });
 
-  test("POST /mcp answers JSON-RPC once a tool is registered", async () => {
-    const init = await post(`${base}/mcp`, rpc(0, "initialize", { protocolVersion: "2025-06-18" }));
+  test("POST /mcp: initialize opens a session; calls carry Mcp-Session-Id; answers are JSON", async () => {
+    const init = await post(
+      `${base}/mcp`,
+      rpc(0, "initialize", {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      }),
+    );
     expect(init.status).toBe(200);
     expect(init.headers.get("content-type")).toBe("application/json");
+    const session = init.headers.get("mcp-session-id") ?? "";
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
     const body = await init.json();
     expect(body.id).toBe(0);
     expect(body.result.protocolVersion).toBe("2025-06-18");
-    const call = await post(`${base}/mcp`, rpc(1, "tools/call", { name: "add", arguments: { a: 1, b: 2 } }));
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
+    const call = await post(
+      `${base}/mcp`,
+      rpc(1, "tools/call", { name: "add", arguments: { a: 1, b: 2 } }),
+      headers,
+    );
+    expect(call.status).toBe(200);
     expect((await call.json()).result).toEqual({ content: [{ type: "text", text: "3" }], isError: false });
+    // Without the session header a non-initialize request is refused; an unknown session is 404.
+    const bare = await post(`${base}/mcp`, rpc(2, "tools/list"));
+    expect(bare.status).toBe(400);
+    await bare.body?.cancel();
+    const unknown = await post(`${base}/mcp`, rpc(3, "tools/list"), { "mcp-session-id": "nope" });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error.code).toBe(-32001);
+    // DELETE ends the session: the next call with its id is 404.
+    const ended = await fetch(`${base}/mcp`, { method: "DELETE", headers });
+    expect(ended.status).toBe(200);
+    await ended.body?.cancel();
+    const after = await post(`${base}/mcp`, rpc(4, "tools/list"), headers);
+    expect(after.status).toBe(404);
+    await after.body?.cancel();
   });
 
-  test("GET and DELETE /mcp: 405 with Allow: POST; malformed JSON: 400", async () => {
-    for (const method of ["GET", "DELETE"]) {
+  test("PUT and PATCH: 405 with Allow; GET without a session: 400; malformed JSON: 400", async () => {
+    for (const method of ["PUT", "PATCH"]) {
       const response = await fetch(`${base}/mcp`, { method });
       expect(response.status).toBe(405);
-      expect(response.headers.get("allow")).toBe("POST");
+      expect(response.headers.get("allow")).toBe("GET, POST, DELETE, OPTIONS");
       await response.body?.cancel();
     }
+    const stream = await fetch(`${base}/mcp`, { headers: { accept: "text/event-stream" } });
+    expect(stream.status).toBe(400);
+    await stream.body?.cancel();
     const broken = await post(`${base}/mcp`, "{nope");
     expect(broken.status).toBe(400);
     expect((await broken.json()).error.code).toBe(-32700);
@@ -83,9 +115,10 @@ describe("an app without MCP registrations", () => {
 describe("configure({ authRequired: true }) uses the app's authentication", () => {
   const app = new Webfw(import.meta.path);
   app.configureAuthentication(new TokenAuth(new BearerGetter()));
-  app.mcp.configure({ authRequired: true });
-  app.mcp.tool(function whoami() {
-    return "you";
+  app.mcp.configure({ authRequired: true, stateless: true });
+  // ctx.identity is what the app's AuthenticationHandler made of this request's token.
+  app.mcp.tool(function whoami(_args, ctx) {
+    return `you are ${String(ctx.identity?.claims.sub)}`;
   });
   let url: string;
   let stop: () => unknown;
@@ -113,6 +146,6 @@ describe("configure({ authRequired: true }) uses the app's authentication", () =
       authorization: "Bearer secret",
     });
     expect(response.status).toBe(200);
-    expect((await response.json()).result.content[0].text).toBe("you");
+    expect((await response.json()).result.content[0].text).toBe("you are u1");
   });
 });

@@ -1,5 +1,5 @@
 import { t } from "../../src/args/t.ts";
-import { type AuthCheck, Mcp } from "../../src/mcp/index.ts";
+import { Mcp } from "../../src/mcp/index.ts";
 import { HttpError } from "../../src/response/errors.ts";
 
 /** An Mcp with one of everything, shared by the raw-HTTP and SDK suites. */
@@ -71,14 +71,20 @@ export interface Served {
 }
 
 /** Serves `mcp.handle` on 127.0.0.1 with an ephemeral port, at `/mcp`. */
-export function serve(mcp: Mcp, auth?: AuthCheck): Served {
+export function serve(mcp: Mcp): Served {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     fetch: (request) => {
       if (new URL(request.url).pathname !== "/mcp") return new Response("Not Found", { status: 404 });
-      return mcp.handle(request, auth);
+      return mcp.handle(request);
     },
   });
-  return { url: `http://127.0.0.1:${server.port}/mcp`, stop: () => server.stop(true) };
+  return {
+    url: `http://127.0.0.1:${server.port}/mcp`,
+    stop: async () => {
+      await server.stop(true);
+      await mcp.close();
+    },
+  };
 }

@@ -1,0 +1,242 @@
+/**
+ * The protocol engine: the official MCP SDK behind webfw's endpoint. This is
+ * the only module that loads `@modelcontextprotocol/server` at run time, and
+ * it is itself imported lazily (src/mcp/index.ts), so an app without MCP
+ * never loads the SDK. It receives requests the HTTP layer (src/mcp/http.ts)
+ * has already checked, read and parsed, and answers them through sessions
+ * (one SDK server + transport each) or, in stateless mode, a fresh server
+ * per request.
+ */
+
+import { type Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import type { Request } from "../http/request.ts";
+import { CARRIER_KEY, type CallCarrier } from "./context.ts";
+import type { EngineInput, McpEngine } from "./engine-types.ts";
+import type { ListKind, Registry } from "./registry.ts";
+import { shapeAnswer } from "./response-shape.ts";
+import { createSessionServer, type ServerSettings } from "./server-factory.ts";
+import { type Session, type SessionOptions, SessionTable } from "./sessions.ts";
+
+export interface EngineSettings extends ServerSettings, SessionOptions {
+  stateless: boolean;
+}
+
+function jsonError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json(
+    { jsonrpc: "2.0", id: null, error: { code, message } },
+    { status, headers: { "content-type": "application/json", ...headers } },
+  );
+}
+
+/** The request as the SDK transport should see it: its body is already read, and its Accept covers SSE. */
+function forTransport(raw: globalThis.Request, method: string): globalThis.Request {
+  const headers = new Headers(raw.headers);
+  if (method === "POST") headers.set("accept", "application/json, text/event-stream");
+  return new globalThis.Request(raw.url, { method, headers });
+}
+
+function carrierFor(request: Request, protocolVersion: string | undefined) {
+  const carrier: CallCarrier = { request, protocolVersion };
+  // `authInfo` is the SDK's per-message channel from the HTTP request to the handler's context.
+  return { token: "", clientId: "", scopes: [], extra: { [CARRIER_KEY]: carrier } };
+}
+
+/** Counts a streaming answer as open on its session until the client has it all or goes away. */
+function tracked(response: Response, session: Session): Response {
+  const body = response.body;
+  if (body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    return response;
+  }
+  session.openStreams++;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    session.openStreams--;
+    session.lastSeen = Date.now();
+  };
+  const reader = body.getReader();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: end, value } = await reader.read();
+        if (end) {
+          finish();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        finish();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      finish();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(stream, response);
+}
+
+class Engine implements McpEngine {
+  private readonly sessions: SessionTable;
+  private readonly unlisten: () => void;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly settings: EngineSettings,
+  ) {
+    this.sessions = new SessionTable(registry, settings, settings);
+    this.unlisten = registry.onChange((kind) => this.listChanged(kind));
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  hasSession(id: string): boolean {
+    return this.sessions.get(id) !== undefined;
+  }
+
+  async handle(input: EngineInput): Promise<Response> {
+    if (this.settings.stateless) return this.stateless(input);
+    const { raw, sessionId } = input;
+    const method = raw.method;
+    if (sessionId === null) {
+      if (method !== "POST") {
+        return jsonError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
+      }
+      if (!input.initialize) {
+        return jsonError(
+          400,
+          -32000,
+          "Bad Request: Mcp-Session-Id header is required (send initialize first)",
+        );
+      }
+      if (this.sessions.full) {
+        return jsonError(503, -32000, "too many MCP sessions; try again later", { "retry-after": "5" });
+      }
+      const session = await this.sessions.open();
+      const response = await this.post(session, input);
+      // An initialize the SDK refused (bad version, malformed) leaves a session that never got an id.
+      if (session.id === "") await session.server.close().catch(() => undefined);
+      return response;
+    }
+    const session = this.sessions.get(sessionId);
+    if (session === undefined) return jsonError(404, -32001, "Session not found");
+    if (method === "POST") return this.post(session, input);
+    const response = await session.transport.handleRequest(forTransport(raw, method));
+    return method === "GET" ? tracked(response, session) : response;
+  }
+
+  private async post(session: Session, input: EngineInput): Promise<Response> {
+    const response = await session.transport.handleRequest(forTransport(input.raw, "POST"), {
+      parsedBody: input.body,
+      authInfo: carrierFor(input.request, input.protocolVersion),
+    });
+    const shaped = await shapeAnswer(
+      response,
+      input.acceptsStream,
+      input.requestCount,
+      Array.isArray(input.body),
+    );
+    return tracked(shaped, session);
+  }
+
+  /** No sessions: a server and transport for this one POST, closed when its answer is complete. */
+  private async stateless(input: EngineInput): Promise<Response> {
+    if (input.raw.method !== "POST") {
+      return jsonError(
+        405,
+        -32000,
+        "Method not allowed: this endpoint is stateless (no sessions, no GET stream)",
+        {
+          allow: "POST, OPTIONS",
+        },
+      );
+    }
+    const server = createSessionServer(this.registry, this.settings, { subscriptions: new Set() });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    const response = await transport.handleRequest(forTransport(input.raw, "POST"), {
+      parsedBody: input.body,
+      authInfo: carrierFor(input.request, input.protocolVersion),
+    });
+    const shaped = await shapeAnswer(
+      response,
+      input.acceptsStream,
+      input.requestCount,
+      Array.isArray(input.body),
+    );
+    return closeAfter(shaped, server);
+  }
+
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    const sends: Promise<void>[] = [];
+    for (const session of this.sessions.all()) {
+      if (session.subscriptions.has(uri)) {
+        sends.push(session.server.sendResourceUpdated({ uri }).catch(() => undefined));
+      }
+    }
+    await Promise.all(sends);
+  }
+
+  private listChanged(kind: ListKind): void {
+    for (const session of this.sessions.all()) {
+      const server = session.server;
+      const sent =
+        kind === "tools"
+          ? server.sendToolListChanged()
+          : kind === "prompts"
+            ? server.sendPromptListChanged()
+            : server.sendResourceListChanged();
+      // A session whose client has no stream open just misses it: lists are re-read on demand.
+      Promise.resolve(sent).catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.unlisten();
+    await this.sessions.closeAll();
+  }
+}
+
+/** Closes a per-request server once its answer has been sent whole (or the client left). */
+function closeAfter(response: Response, server: Server): Response {
+  const body = response.body;
+  if (body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    server.close().catch(() => undefined);
+    return response;
+  }
+  const reader = body.getReader();
+  const close = () => server.close().catch(() => undefined);
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            controller.close();
+            close();
+          } else controller.enqueue(value);
+        } catch (error) {
+          controller.error(error);
+          close();
+        }
+      },
+      cancel(reason) {
+        close();
+        return reader.cancel(reason);
+      },
+    }),
+    response,
+  );
+}
+
+export function createEngine(registry: Registry, settings: EngineSettings): McpEngine {
+  return new Engine(registry, settings);
+}
