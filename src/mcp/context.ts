@@ -61,6 +61,7 @@ export function buildContext(
         { signal: ctx.mcpReq.signal },
       );
     },
+    closeStream: () => ctx.http?.closeSSE?.(),
     listRoots: async () => {
       const result = await ctx.mcpReq.send({ method: "roots/list" }, { signal: ctx.mcpReq.signal });
       return result.roots;

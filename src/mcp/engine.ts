@@ -33,10 +33,18 @@ function jsonError(
   );
 }
 
-/** The request as the SDK transport should see it: its body is already read, and its Accept covers SSE. */
-function forTransport(raw: globalThis.Request, method: string): globalThis.Request {
+/**
+ * The request as the SDK transport should see it: its body is already read, and its Accept
+ * covers SSE (the answer is reshaped for the client afterwards). The protocol-version header
+ * is the session's negotiated one: the transport reads it to decide what the stream may carry
+ * (priming events for resumption need 2025-11-25), and a client that sends an older supported
+ * version on a newer session must not lose resumability for it.
+ */
+function forTransport(raw: globalThis.Request, method: string, negotiated?: string): globalThis.Request {
   const headers = new Headers(raw.headers);
   if (method === "POST") headers.set("accept", "application/json, text/event-stream");
+  if (negotiated !== undefined && headers.has("mcp-protocol-version"))
+    headers.set("mcp-protocol-version", negotiated);
   return new globalThis.Request(raw.url, { method, headers });
 }
 
@@ -110,13 +118,9 @@ class Engine implements McpEngine {
       if (method !== "POST") {
         return jsonError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
       }
-      if (!input.initialize) {
-        return jsonError(
-          400,
-          -32000,
-          "Bad Request: Mcp-Session-Id header is required (send initialize first)",
-        );
-      }
+      // A POST without a session that is not an initialize is answered on its own, as in stateless
+      // mode: curl, health checks and one-shot clients need no handshake (what createMcpHandler does).
+      if (!input.initialize) return this.stateless(input);
       if (this.sessions.full) {
         return jsonError(503, -32000, "too many MCP sessions; try again later", { "retry-after": "5" });
       }
@@ -129,12 +133,14 @@ class Engine implements McpEngine {
     const session = this.sessions.get(sessionId);
     if (session === undefined) return jsonError(404, -32001, "Session not found");
     if (method === "POST") return this.post(session, input);
-    const response = await session.transport.handleRequest(forTransport(raw, method));
+    const negotiated = session.server.getNegotiatedProtocolVersion();
+    const response = await session.transport.handleRequest(forTransport(raw, method, negotiated));
     return method === "GET" ? tracked(response, session) : response;
   }
 
   private async post(session: Session, input: EngineInput): Promise<Response> {
-    const response = await session.transport.handleRequest(forTransport(input.raw, "POST"), {
+    const negotiated = session.server.getNegotiatedProtocolVersion();
+    const response = await session.transport.handleRequest(forTransport(input.raw, "POST", negotiated), {
       parsedBody: input.body,
       authInfo: carrierFor(input.request, input.protocolVersion),
     });

@@ -104,6 +104,11 @@ export interface McpContext<T extends AppTypes = NoAppTypes> {
   ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
   /** Asks the user through the client (`elicitation/create`). */
   elicit(input: ElicitInput): Promise<ElicitResult>;
+  /**
+   * Closes this call's SSE stream now (SEP-1699 polling): the call goes on, and the client
+   * reconnects with `Last-Event-ID` to get the rest. Does nothing when the call has no stream.
+   */
+  closeStream(): void;
   /** The client's roots (`roots/list`). */
   listRoots(): Promise<Root[]>;
   /** Who is calling: the app's `AuthenticationHandler` result for this HTTP request, or `null`. */

@@ -60,10 +60,11 @@ describe("app.mcp through the app", () => {
     );
     expect(call.status).toBe(200);
     expect((await call.json()).result).toEqual({ content: [{ type: "text", text: "3" }], isError: false });
-    // Without the session header a non-initialize request is refused; an unknown session is 404.
+    // Without the session header a request is answered on its own (no handshake needed); an unknown session is 404.
     const bare = await post(`${base}/mcp`, rpc(2, "tools/list"));
-    expect(bare.status).toBe(400);
-    await bare.body?.cancel();
+    expect(bare.status).toBe(200);
+    expect(bare.headers.get("mcp-session-id")).toBeNull();
+    expect((await bare.json()).result.tools[0].name).toBe("add");
     const unknown = await post(`${base}/mcp`, rpc(3, "tools/list"), { "mcp-session-id": "nope" });
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.code).toBe(-32001);

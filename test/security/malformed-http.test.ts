@@ -670,7 +670,13 @@ const CASES: Case[] = [
     expect: [200],
     body: "-32602",
   },
-  { group: "MCP /mcp", name: "GET /mcp", request: `GET /mcp HTTP/1.1\r\n${H}\r\n`, expect: [405] },
+  // The GET notification stream belongs to a session: without Mcp-Session-Id it is a 400.
+  {
+    group: "MCP /mcp",
+    name: "GET /mcp without a session",
+    request: `GET /mcp HTTP/1.1\r\n${H}\r\n`,
+    expect: [400],
+  },
   {
     group: "MCP /mcp",
     name: "body over 4 MiB",
