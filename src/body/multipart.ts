@@ -8,7 +8,7 @@ const DASH = 45;
 const SP = 32;
 const HTAB = 9;
 /** Headers of one part larger than this are refused: real parts carry two short headers. */
-const MAX_PART_HEADER_BYTES = 16 * 1024;
+export const MAX_PART_HEADER_BYTES = 16 * 1024;
 const CRLFCRLF = Buffer.from("\r\n\r\n");
 /** RFC 2046 bchars, 1 to 70 of them, not ending in a space. */
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
@@ -104,6 +104,48 @@ function addPart(
   content: Uint8Array,
   limits: FormLimits,
 ): void {
+  const part = describePart(headerText, index, limits.maxFieldSize);
+  if (part.fileName === null) {
+    if (content.length > limits.maxFieldSize) {
+      throw new HttpError(413, `Form field "${part.name}" too large (limit ${limits.maxFieldSize} bytes)`);
+    }
+    addField(form, part.name, utf8.decode(content));
+    return;
+  }
+  if (part.fileName === "") {
+    // What a browser sends for a file input left empty: no file.
+    if (content.length === 0) return;
+    throw malformed(`part ${index} is a file without a file name`);
+  }
+  if (content.length > limits.maxFileSize) {
+    throw new HttpError(
+      413,
+      `Uploaded file "${part.fileName}" too large (limit ${limits.maxFileSize} bytes)`,
+    );
+  }
+  // A copy, so that the file does not keep (or expose through `.buffer`) the whole request body.
+  const data = content.slice();
+  setOwn(form.files, part.fileName, data);
+  form.uploads.push({ fieldName: part.name, fileName: part.fileName, contentType: part.contentType, data });
+}
+
+/** What the headers of one part say; shared by this parser and the streaming one (src/uploads/). */
+export interface PartDescription {
+  /** The form field's name. */
+  name: string;
+  /** The file name reduced to its last path segment; `""` for a file input left empty; null for a text field. */
+  fileName: string | null;
+  /** The part's `Content-Type`; `application/octet-stream` for files without one, `text/plain` for fields. */
+  contentType: string;
+  /** Every header of the part, lower-cased names. */
+  headers: Map<string, string>;
+}
+
+/**
+ * Parses and checks the headers of part `index` (1-based): a `form-data` Content-Disposition with
+ * a name (at most `maxNameSize` bytes, else 413), a safe file name. Malformed: 400.
+ */
+export function describePart(headerText: string, index: number, maxNameSize: number): PartDescription {
   const headers = parsePartHeaders(headerText, index);
   const dispositionHeader = headers.get("content-disposition");
   if (dispositionHeader === undefined) throw malformed(`part ${index} has no Content-Disposition header`);
@@ -112,41 +154,20 @@ function addPart(
   if (disposition.value !== "form-data") throw malformed(`part ${index} is not form-data`);
   const name = disposition.params.get("name");
   if (name === undefined) throw malformed(`part ${index} has no name`);
-  if (Buffer.byteLength(name, "utf8") > limits.maxFieldSize) {
-    throw new HttpError(413, `Form field name too large (limit ${limits.maxFieldSize} bytes)`);
+  if (Buffer.byteLength(name, "utf8") > maxNameSize) {
+    throw new HttpError(413, `Form field name too large (limit ${maxNameSize} bytes)`);
   }
-
   const rawFileName = disposition.params.get("filename*") ?? disposition.params.get("filename");
+  const declaredType = headers.get("content-type")?.trim();
   if (rawFileName === undefined) {
-    if (content.length > limits.maxFieldSize) {
-      throw new HttpError(413, `Form field "${name}" too large (limit ${limits.maxFieldSize} bytes)`);
-    }
-    addField(form, name, utf8.decode(content));
-    return;
+    return { name, fileName: null, contentType: declaredType || "text/plain", headers };
   }
-
   const fileName = baseName(rawFileName);
-  if (fileName === "") {
-    // What a browser sends for a file input left empty: no file.
-    if (content.length === 0) return;
-    throw malformed(`part ${index} is a file without a file name`);
-  }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused here
   if (fileName === "." || fileName === ".." || /[\u0000-\u001f\u007f]/.test(fileName)) {
     throw malformed(`part ${index} has an invalid file name`);
   }
-  if (content.length > limits.maxFileSize) {
-    throw new HttpError(413, `Uploaded file "${fileName}" too large (limit ${limits.maxFileSize} bytes)`);
-  }
-  // A copy, so that the file does not keep (or expose through `.buffer`) the whole request body.
-  const data = content.slice();
-  setOwn(form.files, fileName, data);
-  form.uploads.push({
-    fieldName: name,
-    fileName,
-    contentType: headers.get("content-type")?.trim() || "application/octet-stream",
-    data,
-  });
+  return { name, fileName, contentType: declaredType || "application/octet-stream", headers };
 }
 
 /** Keeps the last path segment: old browsers sent full client paths, and a name must not steer where a file is saved. */
@@ -172,6 +193,6 @@ function parsePartHeaders(text: string, index: number): Map<string, string> {
   return headers;
 }
 
-function malformed(detail: string): BadRequestError {
+export function malformed(detail: string): BadRequestError {
   return new BadRequestError(`Malformed multipart body: ${detail}`);
 }

@@ -11,6 +11,8 @@ import { requestIdOf } from "../request-id/id.ts";
 import { BadRequestError } from "../response/errors.ts";
 import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/app-types.ts";
 import type { Session } from "../sessions/session.ts";
+import { type UploadLimits, uploadLimits } from "../uploads/limits.ts";
+import { type Part, streamParts } from "../uploads/parts.ts";
 import { parseCookies } from "./cookies.ts";
 import { Headers } from "./headers.ts";
 import { parseJson } from "./json.ts";
@@ -190,6 +192,14 @@ export class Request<
    * The body parsed as JSON, types preserved; nesting is limited to 128 levels.
    * Throws `BadRequestError` (400 when not caught) on invalid JSON.
    */
+  /**
+   * The parts of a `multipart/form-data` body, read from the socket as they arrive, for routes
+   * with `{ body: "stream" }` (docs/uploads.md). `limits` override the app's form limits.
+   */
+  parts(limits?: Partial<UploadLimits>): AsyncIterableIterator<Part> {
+    return streamParts(this.raw, uploadLimits(this.formLimits, limits));
+  }
+
   json<T = unknown>(): T {
     let text: string;
     try {

@@ -168,8 +168,12 @@ function serve(
     reusePort: start.reusePort,
     // Slow or stalled clients (keep-alive, bodies): Bun closes them after this many seconds.
     idleTimeout: start.idleTimeout,
-    // Bun's own limit is only a backstop: webfw answers 413 itself (with its headers) below it.
-    maxRequestBodySize: Math.min(maxBodySize * 2 + 1024 * 1024, 2 ** 32),
+    // Bun's own limit is only a backstop: webfw answers 413 itself (with its headers) below it. Routes
+    // that stream their body (`body: "stream"`, `rawBody`) take more than maxBodySize and keep their
+    // own limits (request.parts(): maxTotalSize, docs/uploads.md), so the backstop steps aside for them.
+    maxRequestBodySize: built.plans.some((plan) => plan.rawBody === true)
+      ? Number.MAX_SAFE_INTEGER
+      : Math.min(maxBodySize * 2 + 1024 * 1024, 2 ** 32),
     // Bun's HTML error page shows stacks; it is never on unless --dev.
     development: start.dev,
     routes: built.bunRoutes,

@@ -57,7 +57,17 @@ export function generateDocument(app: AppState, options: ResolvedOpenApiOptions)
     operation.operationId = operationId;
     const parameters = routeParameters(route);
     if (parameters.length > 0) operation.parameters = parameters;
-    if (route.options.body !== undefined && route.options.body !== null) {
+    if (route.options.body === "stream") {
+      // A streamed upload (request.parts(), docs/uploads.md): any fields and files.
+      operation.requestBody = {
+        required: true,
+        content: {
+          "multipart/form-data": {
+            schema: { type: "object", additionalProperties: { type: "string", format: "binary" } },
+          },
+        },
+      };
+    } else if (route.options.body !== undefined && route.options.body !== null) {
       operation.requestBody = {
         required: true,
         content: {
@@ -226,7 +236,8 @@ function routeResponses(
     ? problemContent(registry.fixed(PROBLEM_SCHEMA_NAME, PROBLEM_SCHEMA))
     : { "text/plain": { schema: { type: "string" } } };
   const hasArgs = route.options.args !== undefined && Object.keys(route.options.args).length > 0;
-  const hasBody = route.options.body !== undefined && route.options.body !== null;
+  const hasBody =
+    route.options.body !== undefined && route.options.body !== null && route.options.body !== "stream";
   if ((hasArgs || hasBody) && !("400" in responses)) {
     const reasons = [
       hasArgs ? "a missing or invalid argument" : "",

@@ -17,7 +17,7 @@ import { type RouterTree, scopeOf } from "./tree.ts";
 export interface PlannedOptions {
   authRequired?: boolean;
   args?: RouteArgShape;
-  body?: BodySchema<unknown>;
+  body?: BodySchema<unknown> | "stream";
   rawBody?: boolean;
   timeoutMs?: number;
 }
@@ -49,8 +49,9 @@ export function planRoute(tree: RouterTree, chain: RouterBase[], spec: RouteSpec
     authRequired: options.authRequired === true,
     args,
     pathParamNames: patternParams(spec.pattern),
-    body: options.body ?? null,
-    rawBody: options.rawBody === true,
+    // `body: "stream"` (src/uploads/) leaves the body unread, as `rawBody` does, for `request.parts()`.
+    body: options.body === "stream" ? null : (options.body ?? null),
+    rawBody: options.rawBody === true || options.body === "stream",
     timeoutMs:
       options.timeoutMs === undefined
         ? undefined

@@ -51,8 +51,12 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown> 
    * (with bounds) or Standard Schema validators (`z.coerce.number().min(1)`); 400 when invalid.
    */
   args?: A;
-  /** Validates the JSON body (422 with the issues when invalid); the result is `request.parsedBody`. */
-  body?: BodySchema<B>;
+  /**
+   * Validates the JSON body (422 with the issues when invalid); the result is `request.parsedBody`.
+   * `"stream"`: the body is not read before the handler; `request.parts()` reads a multipart
+   * upload from the socket as it arrives (docs/uploads.md). Not with `offload`.
+   */
+  body?: BodySchema<B> | "stream";
   /** Run this handler on the worker pool when `--workers` > 1 (opt-in, docs/workers.md); default `false`: on the main thread. */
   offload?: boolean;
   /** Milliseconds the handler may take before the request gets 503; 0: no limit. Default: the app's `requestTimeoutMs`. */

@@ -99,7 +99,9 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
     plan.body === null &&
     config.requestHeaders.length === 0 &&
     responseRules.length === 0 &&
-    !readsBody;
+    !readsBody &&
+    // Streamed bodies (`request.parts()`) need the app's form limits set below.
+    plan.rawBody !== true;
 
   const finish = (response: WebResponse, raw: globalThis.Request): WebResponse => {
     if (responseRules.length === 0) return response;
@@ -138,7 +140,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
         // Inline rather than a helper: one async frame (and its promise) less per request with a body.
         request.bodyBytes = await readBody(raw, config.maxBodySize, config.bodyLimits);
         request.formLimits = config.formLimits;
-      }
+      } else if (plan.rawBody === true) request.formLimits = config.formLimits;
       for (const middleware of plan.before) {
         // Awaiting only what is pending: an await costs a microtask turn even on a plain value.
         let result = middleware(request);

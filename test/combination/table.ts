@@ -494,6 +494,41 @@ export const FEATURES: Feature[] = [
     },
   },
   {
+    // Streamed multipart (src/uploads/): parts read from the socket as they arrive, on the main
+    // thread (a body stream cannot cross to a Worker, so this row does not offload).
+    name: "stream-upload",
+    register(app, ctx) {
+      app.post(
+        featurePath("stream-upload"),
+        async (request) => {
+          await ctx.guard(request);
+          const parts: { name: string; file: string | null; size: number }[] = [];
+          for await (const part of request.parts()) {
+            parts.push({ name: part.name, file: part.fileName, size: (await part.bytes()).byteLength });
+          }
+          return { parts, user: who(request) };
+        },
+        { ...ctx.routeOptions, offload: false, body: "stream" },
+      );
+    },
+    exchange(base, init) {
+      const form = new FormData();
+      form.append("note", "hello");
+      form.append("file", new Blob([new Uint8Array(100_000).fill(9)]), "data.bin");
+      return httpExchange(base, featurePath("stream-upload"), init, { method: "POST", body: form });
+    },
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(JSON.parse(result.body)).toEqual({
+        parts: [
+          { name: "note", file: null, size: 5 },
+          { name: "file", file: "data.bin", size: 100_000 },
+        ],
+        user: "ada",
+      });
+    },
+  },
+  {
     name: "websocket",
     register(app, ctx) {
       app.websocket(
