@@ -14,14 +14,26 @@ export abstract class Renderable<Client = unknown> {
   /** False for bodies read from elsewhere as they are sent (files): after-middlewares get them as a stream. */
   readonly inMemory: boolean = true;
   abstract render(request: globalThis.Request): globalThis.Response | Promise<globalThis.Response>;
+  /**
+   * The body as text when it is made in memory, so that after-middlewares get it without a Web
+   * response being built and read back (src/response/convert.ts); `null`: call `render`.
+   */
+  inMemoryBody(): { status: number; contentType: string; text: string } | null {
+    return null;
+  }
 }
+
+const HTML = "text/html; charset=utf-8";
 
 class HtmlBody extends Renderable<string> {
   constructor(readonly text: string) {
     super();
   }
   render(): globalThis.Response {
-    return new globalThis.Response(this.text, { headers: { "content-type": "text/html; charset=utf-8" } });
+    return new globalThis.Response(this.text, { headers: { "content-type": HTML } });
+  }
+  override inMemoryBody() {
+    return { status: 200, contentType: HTML, text: this.text };
   }
 }
 
@@ -37,6 +49,13 @@ class JsonBody<T> extends Renderable<{ json: T }> {
       status: this.status,
       headers: { "content-type": "application/json" },
     });
+  }
+  override inMemoryBody() {
+    return {
+      status: this.status,
+      contentType: "application/json",
+      text: JSON.stringify(this.value) ?? "null",
+    };
   }
 }
 

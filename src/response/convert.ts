@@ -55,29 +55,77 @@ export function toWebResponse(
 }
 
 /**
- * The webfw `Response` that after-request middlewares receive. Bodies webfw
- * built in memory (text, JSON, dictionaries, `html()`) are readable as
- * `description`; everything that streams (`sse()`, streams, generators,
- * files, a Web `Response` the handler returned) is passed on unread, so it
- * still streams behind CORS and other after-middlewares (issue #14).
+ * The webfw `Response` that after-request middlewares receive, made straight
+ * from the handler's value: no Web response in between, so nothing is encoded
+ * and read back. Bodies built in memory (text, JSON, bytes, dictionaries,
+ * `html()`, `json()`) are readable as `description`; everything that streams
+ * (`sse()`, streams, generators, files, a Web `Response` the handler
+ * returned) is carried unread in `stream`, so it still streams behind CORS
+ * and other after-middlewares (issue #14). The one conversion to a Web
+ * response is `Response.toWeb()`, when the after-middlewares are done.
  */
 export function toWebfwResponse(value: unknown, request: globalThis.Request): Response | Promise<Response> {
-  if (value instanceof Response) return value;
   if (typeof value === "string") return new Response(200, new globalThis.Headers(TEXT_HEADERS), value);
-  const web = toWebResponse(value, request);
-  const wrap = streams(value) ? Response.fromWebStream : Response.fromWeb;
+  if (value === undefined || value === null) return new Response(204);
+  if (typeof value !== "object") return jsonWebfw(value, 200);
+  if (value instanceof Response) return value;
+  // Taken as given: not read, so it may stream.
+  if (value instanceof globalThis.Response) return Response.fromWebStream(value);
+  if (value instanceof Renderable) return renderableWebfw(value, request);
+  if (Array.isArray(value)) {
+    if (isStatusPair(value)) return withWebfwStatus(toWebfwResponse(value[0], request), value[1] as number);
+    return jsonWebfw(value, 200);
+  }
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+    const bytes = value instanceof Uint8Array ? value : new Uint8Array(value);
+    return new Response(200, { "content-type": BINARY }, bytes);
+  }
+  if (value instanceof Blob || value instanceof SseBody) {
+    const web = toWebResponse(value, request);
+    return web instanceof Promise ? web.then(Response.fromWebStream) : Response.fromWebStream(web);
+  }
+  if (value instanceof ReadableStream) return streamWebfw(value as ReadableStream<Uint8Array>);
+  if (Symbol.asyncIterator in value || isGenerator(value)) {
+    return streamWebfw(iterableToStream(value as AsyncIterable<unknown>, request.signal));
+  }
+  if (isDictionaryResponse(value)) return dictionaryWebfw(value);
+  return jsonWebfw(value, 200);
+}
+
+function jsonWebfw(value: unknown, status: number): Response {
+  return new Response(status, new globalThis.Headers(JSON_HEADERS), JSON.stringify(value));
+}
+
+function streamWebfw(stream: ReadableStream<Uint8Array>): Response {
+  const response = new Response(200, { "content-type": BINARY });
+  response.stream = stream;
+  return response;
+}
+
+/**
+ * `html()` and `json()` hand over their text (`Renderable.inMemoryBody`); a file is rendered and
+ * carried as a stream; another Renderable of the application is rendered and, being in memory,
+ * read once so that `description` is usable.
+ */
+function renderableWebfw(value: Renderable, request: globalThis.Request): Response | Promise<Response> {
+  const body = value.inMemoryBody();
+  if (body !== null) return new Response(body.status, { "content-type": body.contentType }, body.text);
+  const wrap = value.inMemory ? Response.fromWeb : Response.fromWebStream;
+  const web = value.render(request);
   return web instanceof Promise ? web.then(wrap) : wrap(web);
 }
 
-/** True for a handler value whose body is produced or read while it is sent. */
-function streams(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (value instanceof globalThis.Response || value instanceof ReadableStream || value instanceof SseBody)
-    return true;
-  if (value instanceof Renderable) return !value.inMemory;
-  if (value instanceof Blob) return true;
-  if (Array.isArray(value)) return isStatusPair(value) && streams(value[0]);
-  return Symbol.asyncIterator in value || isGenerator(value);
+function withWebfwStatus(
+  response: Response | Promise<Response>,
+  status: number,
+): Response | Promise<Response> {
+  if (response instanceof Promise) return response.then((r) => withWebfwStatus(r, status) as Response);
+  response.statusCode = status;
+  if (status === 204 || status === 304 || status < 200) {
+    response.description = "";
+    response.stream = null;
+  }
+  return response;
 }
 
 function jsonResponse(value: unknown, status: number): WebResponse {
@@ -127,6 +175,10 @@ function isDictionaryResponse(value: object): value is DictionaryResponse {
 }
 
 function dictionaryResponse(dict: DictionaryResponse): WebResponse {
+  return dictionaryWebfw(dict).toWeb();
+}
+
+function dictionaryWebfw(dict: DictionaryResponse): Response {
   const response = new Response(dict.statusCode, dict.headers ?? {}, dict.description);
   if (!response.headers.has("content-type")) {
     const type = dict.type ? DICT_TYPES[dict.type.toLowerCase()] : undefined;
@@ -135,7 +187,7 @@ function dictionaryResponse(dict: DictionaryResponse): WebResponse {
   if (dict.type?.toLowerCase() === "json" && typeof dict.description !== "string") {
     response.description = new TextDecoder().decode(dict.description);
   }
-  return response.toWeb();
+  return response;
 }
 
 /** A (sync) generator object; other iterables (Map, Set) are not streams. */

@@ -1,7 +1,8 @@
 import { ArgError } from "../args/t.ts";
-import { problemResponse } from "../problem/details.ts";
+import { PROBLEM_CONTENT_TYPE } from "../problem/details.ts";
 import { type ProblemSource, problemOf } from "../problem/from-error.ts";
 import { HttpError, ValidationError } from "./errors.ts";
+import { Response } from "./response.ts";
 
 type WebResponse = globalThis.Response;
 
@@ -34,26 +35,50 @@ export interface ErrorResponseOptions {
  * typed-argument errors, 422 for body validation, else 500 with nothing of the
  * error shown (the stack goes to the log; with `dev` it is shown, for local
  * debugging only). As text, or as `application/problem+json`.
+ *
+ * Made as a webfw `Response`: the after-middlewares take it as it is, and the
+ * one conversion to a Web response happens when they are done.
  */
+export function defaultErrorAnswer(
+  error: unknown,
+  request: ProblemSource,
+  options: ErrorResponseOptions,
+): Response {
+  const expected = error instanceof HttpError || error instanceof ArgError;
+  if (!expected) options.log(error, request.raw);
+  if (options.format === "problem") {
+    const problem = problemOf(error, request, options.dev);
+    const headers = error instanceof HttpError ? error.headers : {};
+    return new Response(
+      problem.status,
+      { ...headers, "content-type": PROBLEM_CONTENT_TYPE },
+      JSON.stringify(problem),
+    );
+  }
+  if (error instanceof ValidationError) {
+    const body = JSON.stringify({ detail: error.message, issues: error.issues });
+    return new Response(422, { "content-type": "application/json" }, body);
+  }
+  if (error instanceof HttpError) return textAnswer(error.status, error.message, error.headers);
+  if (error instanceof ArgError) return textAnswer(400, error.message);
+  const detail = options.dev && error instanceof Error ? `\n\n${error.stack ?? error.message}` : "";
+  return textAnswer(500, `Internal Server Error${detail}`);
+}
+
+/** `defaultErrorAnswer` as the Web response Bun sends (no after-middlewares to run). */
 export function defaultErrorResponse(
   error: unknown,
   request: ProblemSource,
   options: ErrorResponseOptions,
 ): WebResponse {
-  const expected = error instanceof HttpError || error instanceof ArgError;
-  if (!expected) options.log(error, request.raw);
-  if (options.format === "problem") {
-    const problem = problemOf(error, request, options.dev);
-    return problemResponse(problem, error instanceof HttpError ? error.headers : {});
-  }
-  if (error instanceof ValidationError) {
-    return new globalThis.Response(JSON.stringify({ detail: error.message, issues: error.issues }), {
-      status: 422,
-      headers: { "content-type": "application/json" },
-    });
-  }
-  if (error instanceof HttpError) return textResponse(error.status, error.message, error.headers);
-  if (error instanceof ArgError) return textResponse(400, error.message);
-  const detail = options.dev && error instanceof Error ? `\n\n${error.stack ?? error.message}` : "";
-  return textResponse(500, `Internal Server Error${detail}`);
+  return defaultErrorAnswer(error, request, options).toWeb();
+}
+
+function textAnswer(status: number, message: string, headers: Record<string, string> = {}): Response {
+  const noBody = status === 204 || status === 304;
+  return new Response(
+    status,
+    { ...headers, "content-type": "text/plain; charset=utf-8" },
+    noBody ? "" : message,
+  );
 }

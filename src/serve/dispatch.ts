@@ -11,6 +11,7 @@ import type { TracingHooks } from "../observability/hooks.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebfwResponse, toWebResponse } from "../response/convert.ts";
 import {
+  defaultErrorAnswer,
   defaultErrorResponse,
   type ErrorFormat,
   type ErrorLogger,
@@ -298,28 +299,50 @@ async function errorResponse(
   after: AfterMiddleware[],
   config: PipelineConfig,
 ): Promise<WebResponse> {
-  let response: WebResponse;
   // A 404 or a 401 is an answer, not a failure: only unexpected errors and 5xx reach the span.
   if (config.onError && (!(error instanceof HttpError) || error.status >= 500))
     config.onError(error, request.raw);
+  // With no after-middleware the answer is made as a Web response directly; with some, as a webfw
+  // Response they can change, converted once when they are done.
+  const options = errorOptions(config);
   try {
-    // The 422 of a body schema is fixed (docs/errors.md): the exception handler does not see it.
-    if (error instanceof ValidationError)
-      response = defaultErrorResponse(error, request, errorOptions(config));
-    else if (config.exceptionHandler) {
-      response = await toWebResponse(await config.exceptionHandler(error, request), request.raw);
-      // Protocol headers of the error (Allow on 405, WWW-Authenticate on 401) survive a custom body.
-      if (error instanceof HttpError) response = withMissingHeaders(response, error.headers);
-    } else response = defaultErrorResponse(error, request, errorOptions(config));
-  } catch (handlerError) {
-    response = defaultErrorResponse(handlerError, request, errorOptions(config));
+    if (after.length === 0) {
+      if (error instanceof ValidationError || !config.exceptionHandler)
+        return defaultErrorResponse(error, request, options);
+      return await handledError(error, request, config.exceptionHandler);
+    }
+    let response: Response;
+    try {
+      // The 422 of a body schema is fixed (docs/errors.md): the exception handler does not see it.
+      if (error instanceof ValidationError || !config.exceptionHandler)
+        response = defaultErrorAnswer(error, request, options);
+      else {
+        response = await toWebfwResponse(await config.exceptionHandler(error, request), request.raw);
+        // Protocol headers of the error (Allow on 405, WWW-Authenticate on 401) survive a custom body.
+        if (error instanceof HttpError) addMissingHeaders(response.headers.raw, error.headers);
+      }
+    } catch (handlerError) {
+      response = defaultErrorAnswer(handlerError, request, options);
+    }
+    return (await runAfter(response, request, after)).toWeb();
+  } catch (laterError) {
+    // The exception handler itself failed (no after-middlewares), or an after-middleware did.
+    return defaultErrorResponse(laterError, request, options);
   }
-  if (after.length === 0) return response;
-  try {
-    return (await runAfter(await Response.fromWeb(response), request, after)).toWeb();
-  } catch (afterError) {
-    return defaultErrorResponse(afterError, request, errorOptions(config));
-  }
+}
+
+/** The application's exception handler's answer, as a Web response, with the error's protocol headers. */
+async function handledError(
+  error: unknown,
+  request: Request,
+  handler: (error: unknown, request: Request) => unknown,
+): Promise<WebResponse> {
+  const response = await toWebResponse(await handler(error, request), request.raw);
+  return error instanceof HttpError ? withMissingHeaders(response, error.headers) : response;
+}
+
+function addMissingHeaders(target: globalThis.Headers, headers: Record<string, string>): void {
+  for (const name in headers) if (!target.has(name)) target.set(name, headers[name] as string);
 }
 
 function errorOptions(config: PipelineConfig): ErrorResponseOptions {
