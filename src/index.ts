@@ -19,6 +19,16 @@ export type {
   RouteToolOptions,
 } from "./mcp/index.ts";
 export { loadNative } from "./native/index.ts";
+export type { ProblemDetails, ProblemInit, ProblemIssue } from "./problem/details.ts";
+export { MemoryStore, type MemoryStoreOptions } from "./rate-limit/memory-store.ts";
+export type {
+  RateLimitKey,
+  RateLimitKeyFunction,
+  RateLimitOptions,
+} from "./rate-limit/options.ts";
+export { RedisStore, RedisStoreError, type RedisStoreOptions } from "./rate-limit/redis-store.ts";
+export type { Hit, RateLimitStore } from "./rate-limit/store.ts";
+export type { RequestIdOptions } from "./request-id/options.ts";
 export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } from "./response/bodies.ts";
 export { BadRequestError, HttpError, WebSocketDisconnect } from "./response/errors.ts";
 export { Response } from "./response/response.ts";

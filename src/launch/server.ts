@@ -74,6 +74,7 @@ export async function startServer(app: AppState, options: StartOptions): Promise
     // Nothing may outlive a failed start: Workers, the Redis relay, native matchers.
     app.topicHub().stop();
     built?.runtime.close();
+    await built?.close();
     await pool?.close();
     await telemetry.close();
     throw error;
@@ -94,6 +95,7 @@ export async function startServer(app: AppState, options: StartOptions): Promise
       const timeout = Bun.sleep(options.drainTimeoutMs ?? DEFAULT_DRAIN_MS).then(() => "timeout" as const);
       if ((await Promise.race([drained, timeout])) === "timeout") await server.stop(true);
       compiled.runtime.close();
+      await compiled.close();
       await pool?.close();
       app.topicHub().stop();
       for (const handler of app.shutdownHandlers) {

@@ -83,6 +83,7 @@ export function generateDocument(app: AppState, options: ResolvedOpenApiOptions)
       operationId,
       where,
       app.config.errors === "problem",
+      isRateLimited(chain, route),
     );
     if (route.options.authRequired === true) {
       operation.security = [{ [BEARER]: [] }];
@@ -119,6 +120,13 @@ function placedRoutes(router: RouterBase, chain: RouterBase[]): PlacedRoute[] {
     ...router.routes.map((route) => ({ route, chain })),
     ...router.children.flatMap((child) => placedRoutes(child, [...chain, child])),
   ];
+}
+
+/** The innermost rate-limit declaration of the route (its own option, else its routers') is not `false`. */
+function isRateLimited(chain: RouterBase[], route: RouteRecord): boolean {
+  const declarations = [...chain.map((router) => router.rateLimitSetting), route.options.rateLimit];
+  const innermost = declarations.filter((setting) => setting !== undefined).at(-1);
+  return innermost !== undefined && innermost !== false;
 }
 
 /** `/users/:id/*rest` → `/users/{id}/{rest}`. */
@@ -209,6 +217,7 @@ function routeResponses(
   operationId: string,
   where: string,
   problems: boolean,
+  rateLimited: boolean,
 ): Record<string, unknown> {
   const declared = (route.options.responses ?? {}) as Record<string, string | ResponseDoc>;
   if (typeof declared !== "object" || declared === null || Array.isArray(declared)) {
@@ -257,6 +266,23 @@ function routeResponses(
       content: problems
         ? text
         : { "application/json": { schema: { $ref: registry.fixed("ValidationError", VALIDATION_ERROR) } } },
+    };
+  }
+  if (rateLimited && !("429" in responses)) {
+    responses["429"] = {
+      description: "Too many requests from this client (docs/rate-limiting.md)",
+      headers: {
+        "Retry-After": { description: "Seconds until the window resets", schema: { type: "integer" } },
+        RateLimit: {
+          description: "IETF RateLimit field: remaining quota and reset",
+          schema: { type: "string" },
+        },
+        "RateLimit-Policy": {
+          description: "IETF RateLimit-Policy field: quota and window",
+          schema: { type: "string" },
+        },
+      },
+      content: text,
     };
   }
   if (problems && !("500" in responses)) {

@@ -6,6 +6,7 @@ import { Request } from "../http/request.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
 import { createObservability, type DispatcherWrap, type Observability } from "../observability/index.ts";
+import { planRateLimits } from "../rate-limit/plan.ts";
 import { withRequestId } from "../request-id/echo.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
@@ -46,6 +47,8 @@ export interface BuiltApp {
   mounted<E>(mount: Mount<E>): E | undefined;
   /** Tracing and metrics of this build (src/observability/): the server binds and closes them. */
   observability: Observability;
+  /** Releases what the build opened (rate-limit stores); the server calls it when it stops. */
+  close(): Promise<void>;
 }
 
 /** Resolves every route against its routers, compiles its dispatcher and prepares const responses. */
@@ -121,6 +124,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   const statics = new Map<string, WebResponse>();
   const plans: RoutePlan[] = [];
   const scopes = new Map<string, AnswerScope>();
+  const rateLimits = planRateLimits(globalBefore, globalAfter, config);
   for (const { route, chain } of owned) {
     const plan = planRoute(tree, chain, {
       pattern: route.path,
@@ -133,10 +137,11 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     plans.push(plan);
     // A path's 204/405 answers run the middlewares of its first route (its routers', its path's).
     if (!scopes.has(route.path)) scopes.set(route.path, { before: plan.before, after: plan.after });
+    const limit = rateLimits.limitOf(chain, route);
     if (route.options.const) {
       const response = await constResponse(plan, config);
-      // A per-request layer (request ids) needs JavaScript on every request: no static response then.
-      const perRequest = app.config.requestId !== null;
+      // A per-request layer (request ids, a rate limit) needs JavaScript on every request: no static response then.
+      const perRequest = app.config.requestId !== null || limit !== null;
       if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
         // Served by Bun itself, so the application's response headers are baked in once here.
         const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
@@ -152,18 +157,24 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     }
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
-    methods.set(
-      route.method,
-      wrap(compileRoute(plan, config), { method: route.method, pattern: route.path }),
+    const limited = rateLimits.apply(
+      compileRoute(plan, config),
+      limit,
+      plan.auth,
+      `${route.method} ${route.path}`,
     );
+    methods.set(route.method, wrap(limited, { method: route.method, pattern: route.path }));
   }
 
+  // What mounts add (/mcp, WebSocket upgrades) is under the app's own limit.
+  const appLimit = rateLimits.limitOf(root, null);
   const context: MountContext = {
     tree,
     table,
     statics,
     config,
-    wrap,
+    wrap: (dispatcher, route) =>
+      wrap(rateLimits.apply(dispatcher, appLimit, app.authHandler, "the app"), route),
     builtIn: (pattern, method, handler, builtInOptions) => {
       const plan = builtInPlan(pattern, method, handler, globalBefore, globalAfter);
       plan.rawBody = builtInOptions?.rawBody === true;
@@ -203,6 +214,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     features,
     mounted: <E>(mount: Mount<E>) => exported.get(mount) as E | undefined,
     observability,
+    close: () => rateLimits.close(),
   };
 }
 

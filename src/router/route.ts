@@ -5,6 +5,7 @@ import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "../args/t.ts";
 import type { Request } from "../http/request.ts";
 import type { RouteMcpOption } from "../mcp/route-tools/options.ts";
 import type { ResponseDoc } from "../openapi/types.ts";
+import type { RateLimitOptions } from "../rate-limit/options.ts";
 import type { AppTypes, NoAppTypes } from "./app-types.ts";
 
 export const HTTP_METHODS = [
@@ -67,6 +68,11 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown> 
    * apply; `body`, `formData`, `json()` are empty. Not with `body` or `offload`.
    */
   rawBody?: boolean;
+  /**
+   * Requests per client and window on this route (docs/rate-limiting.md); `false`: no limit here even
+   * when the app or a router declares one. Fields left out come from the enclosing declaration.
+   */
+  rateLimit?: RateLimitOptions | false;
   /** OpenAPI: a one-line summary. */
   summary?: string;
   /** OpenAPI: a longer description. */

@@ -3,6 +3,11 @@ import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, RouteArgShape } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import type { Request } from "../http/request.ts";
+import {
+  checkRateLimitSetting,
+  type RateLimitOptions,
+  type RateLimitSetting,
+} from "../rate-limit/options.ts";
 import { TopicHub, topicText } from "../topics/hub.ts";
 // WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
 import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "../websocket/route.ts";
@@ -71,6 +76,8 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
   /** @internal */ authHandler: AuthenticationHandler | null = null;
   /** @internal Only the root's is used (`topicHub()`). */ hub: TopicHub | null = null;
   /** @internal */ parent: RouterBase | null = null;
+  /** @internal Set by `rateLimit()`; `undefined` when this router declares none. */
+  rateLimitSetting: RateLimitSetting | undefined = undefined;
 
   constructor(prefix = "") {
     this.prefix = prefix === "" || prefix === "/" ? "" : joinPath("", prefix);
@@ -163,6 +170,16 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
   /** Authentication for this router's routes (overrides the app's). */
   configureAuthentication<C extends object>(handler: AuthenticationHandler<C>): this {
     this.authHandler = handler as unknown as AuthenticationHandler;
+    return this;
+  }
+
+  /**
+   * Limits how many requests each client may make to this router's routes (on the app: every route
+   * and `/mcp`) per window; `false` turns off a limit declared around it. A route's `rateLimit`
+   * option wins; fields it leaves out come from here (docs/rate-limiting.md).
+   */
+  rateLimit(options: RateLimitOptions | false): this {
+    this.rateLimitSetting = checkRateLimitSetting(options, this.prefix === "" ? "the app" : this.prefix);
     return this;
   }
 

@@ -595,6 +595,44 @@ export const FEATURES: Feature[] = [
       "problem-details": "the MCP endpoint answers its errors in JSON-RPC (docs/mcp.md), not problem details",
     },
   },
+  {
+    // A rate-limited route: one request per key. Each exchange uses a fresh key twice: the first is
+    // counted and served (r=0 left), the second refused with 429, whatever layer or run mode is around it.
+    name: "rate-limit",
+    register(app, ctx) {
+      app.get(
+        featurePath("rate-limit"),
+        (request) =>
+          ctx.guard(request)?.then(() => ({ never: true })) ?? { limited: true, user: who(request) },
+        {
+          ...ctx.routeOptions,
+          rateLimit: {
+            limit: 1,
+            windowMs: 60_000,
+            key: (request: Request) => request.headers.get("x-limit-key"),
+          },
+        },
+      );
+    },
+    async exchange(base, init) {
+      const key = crypto.randomUUID();
+      const headers = { ...init.headers, "x-limit-key": key };
+      const first = await httpExchange(base, featurePath("rate-limit"), { ...init, headers });
+      const second = await httpExchange(base, featurePath("rate-limit"), { ...init, headers });
+      first.headers.set("x-second-status", String(second.status));
+      if (second.status === 429)
+        first.headers.set("x-second-retry-after", second.headers.get("retry-after") ?? "");
+      return first;
+    },
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(JSON.parse(result.body)).toEqual({ limited: true, user: "ada" });
+      expect(result.headers.get("ratelimit-policy")).toBe('"GET /f/rate-limit";q=1;w=60');
+      expect(result.headers.get("ratelimit")).toMatch(/^"GET \/f\/rate-limit";r=0;t=\d+$/);
+      expect(result.headers.get("x-second-status")).toBe("429");
+      expect(Number(result.headers.get("x-second-retry-after"))).toBeGreaterThan(0);
+    },
+  },
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */

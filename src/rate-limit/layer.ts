@@ -1,0 +1,218 @@
+/**
+ * The rate-limit layer of one route: counts the request under its key and
+ * either passes it to the route's dispatcher (stamping `RateLimit` and
+ * `RateLimit-Policy` on the answer) or refuses it with 429 before anything
+ * else runs: no body is read, no middleware or handler runs. It wraps the
+ * compiled dispatcher at build time, only on routes that have a limit.
+ *
+ * A refusal goes through a dispatcher made of the app-global middlewares
+ * (like 404/405), so CORS headers, the response header rules, problem
+ * details and request ids apply to the 429 too.
+ */
+import type { Server } from "bun";
+import type { AuthenticationHandler } from "../auth/handler.ts";
+import { Request } from "../http/request.ts";
+import { logger } from "../log/logger.ts";
+import { requestIdOf } from "../request-id/id.ts";
+import { HttpError } from "../response/errors.ts";
+import type { Dispatcher, Params } from "../serve/dispatch.ts";
+import { addressResolver, trustedProxies } from "./client-address.ts";
+import { limitHeader, policyHeader, retryAfter } from "./headers.ts";
+import type { ResolvedRateLimit } from "./options.ts";
+import type { Hit, RateLimitStore } from "./store.ts";
+
+type WebResponse = globalThis.Response;
+
+export interface RateLimitContext {
+  /** Answers a refused request by throwing `refusalOf(request)` inside the app-global middlewares. */
+  refuse: Dispatcher;
+  /** The route's authentication, for the `"identity"` key. */
+  auth: AuthenticationHandler | null;
+  globalDependencies: Record<string, unknown>;
+  /** The store of limits that name none (one per app). */
+  defaultStore: RateLimitStore;
+  /** `GET /path`, for messages. */
+  label: string;
+}
+
+/** What a refused request gets, by its raw request, until the refusal dispatcher throws it. */
+const refusals = new WeakMap<globalThis.Request, unknown>();
+
+/** The handler of the refusal dispatcher. */
+export function throwRefusal(request: Request): never {
+  throw refusals.get(request.raw) ?? new HttpError(429);
+}
+
+/** Store failures are logged at most this often per limit (an outage would otherwise log every request). */
+const STORE_ERROR_LOG_MS = 10_000;
+
+export function withRateLimit(
+  dispatcher: Dispatcher,
+  limit: ResolvedRateLimit,
+  context: RateLimitContext,
+): Dispatcher {
+  const { name, windowMs } = limit;
+  const quota = limit.limit;
+  const store = limit.store ?? context.defaultStore;
+  const policy = policyHeader(name, quota, windowMs);
+  const trusted = trustedProxies(limit.trustProxy, context.label);
+  const resolveAddress = addressResolver(trusted);
+  const clientAddress = (raw: globalThis.Request, server: Server<unknown> | null): string | null =>
+    resolveAddress(
+      server?.requestIP(raw)?.address ?? null,
+      trusted ? raw.headers.get("x-forwarded-for") : null,
+    );
+  let lastStoreErrorLog = Number.NEGATIVE_INFINITY;
+
+  const refuse = (
+    raw: globalThis.Request,
+    server: Server<unknown> | null,
+    params: Params,
+    error: unknown,
+  ) => {
+    refusals.set(raw, error);
+    return context.refuse(raw, server, params);
+  };
+
+  const decide = (raw: globalThis.Request, server: Server<unknown> | null, params: Params, hit: Hit) => {
+    if (hit.count > quota) {
+      const seconds = retryAfter(hit.resetMs);
+      const error = new HttpError(
+        429,
+        { detail: `More than ${quota} requests in ${Math.ceil(windowMs / 1000)} s; retry in ${seconds} s.` },
+        { "retry-after": seconds, "ratelimit-policy": policy, ratelimit: limitHeader(name, 0, hit.resetMs) },
+      );
+      return refuse(raw, server, params, error);
+    }
+    const state = limitHeader(name, quota - hit.count, hit.resetMs);
+    const result = dispatcher(raw, server, params);
+    return result instanceof Promise
+      ? result.then((r) => stamp(r, policy, state))
+      : stamp(result, policy, state);
+  };
+
+  const storeFailed = (
+    raw: globalThis.Request,
+    server: Server<unknown> | null,
+    params: Params,
+    error: unknown,
+  ) => {
+    const now = performance.now();
+    if (now - lastStoreErrorLog >= STORE_ERROR_LOG_MS) {
+      lastStoreErrorLog = now;
+      logger.warning("rate limit store failed", {
+        policy: name,
+        on_store_error: limit.onStoreError,
+        request_id: requestIdOf(raw),
+        error: (error as Error)?.message ?? String(error),
+      });
+    }
+    if (limit.onStoreError === "allow") return dispatcher(raw, server, params);
+    const refusal = new HttpError(503, "Service Unavailable: the rate limit cannot be checked", {
+      "retry-after": "1",
+    });
+    return refuse(raw, server, params, refusal);
+  };
+
+  const count = (
+    raw: globalThis.Request,
+    server: Server<unknown> | null,
+    params: Params,
+    key: string | null | undefined,
+  ): WebResponse | Promise<WebResponse> => {
+    // No key: this request is not limited (a key function's allow-list).
+    if (key === null || key === undefined) return dispatcher(raw, server, params);
+    let hit: Hit | Promise<Hit>;
+    try {
+      hit = store.hit(`${name}:${key}`, windowMs);
+    } catch (error) {
+      return storeFailed(raw, server, params, error);
+    }
+    if (hit instanceof Promise) {
+      return hit.then(
+        (resolved) => decide(raw, server, params, resolved),
+        (error) => storeFailed(raw, server, params, error),
+      );
+    }
+    return decide(raw, server, params, hit);
+  };
+
+  const key = limit.key;
+  if (key === "ip") {
+    return (raw, server, params) =>
+      count(raw, server, params, `ip:${clientAddress(raw, server) ?? "unknown"}`);
+  }
+
+  // Identity and key functions read a Request; made here for the key only (the route makes its own).
+  const requestFor = (raw: globalThis.Request, server: Server<unknown> | null, params: Params): Request => {
+    const request = new Request(raw, params, server, context.globalDependencies, {});
+    if (trusted) request.ipAddr = clientAddress(raw, server);
+    return request;
+  };
+  const keyOf =
+    key === "identity"
+      ? identityKey(context.auth, context.label)
+      : async (request: Request) => {
+          const made = await key(request);
+          if (made !== null && made !== undefined && typeof made !== "string") {
+            throw new TypeError(
+              `the rateLimit key function of ${context.label} returned a ${typeof made}, not a string`,
+            );
+          }
+          return made;
+        };
+  return async (raw, server, params) => {
+    const request = requestFor(raw, server, params);
+    let made: string | null | undefined;
+    try {
+      made = await keyOf(request);
+    } catch (error) {
+      // An HttpError from the key function is its answer; anything else is a 500 logged with the request id.
+      return refuse(raw, server, params, error);
+    }
+    return count(raw, server, params, made);
+  };
+}
+
+/**
+ * `"identity"`: the authenticated identity's `sub` (else `user`, `id`, else all its claims), counted
+ * apart from addresses; a request without a valid credential is counted by its address.
+ */
+function identityKey(
+  auth: AuthenticationHandler | null,
+  label: string,
+): (request: Request) => Promise<string> {
+  if (auth === null)
+    throw new Error(`rateLimit of ${label} keys by identity but no authentication is configured`);
+  return async (request) => {
+    if (auth.tokenGetter.getToken(request) !== null) {
+      let identity = null;
+      try {
+        identity = await auth.authenticate(request);
+      } catch {
+        // A credential the application cannot parse: not an identity, counted by address.
+      }
+      if (identity) {
+        const claims = identity.claims as Record<string, unknown>;
+        const id = claims.sub ?? claims.user ?? claims.id;
+        return `id:${typeof id === "string" || typeof id === "number" ? id : JSON.stringify(claims)}`;
+      }
+    }
+    return `ip:${request.ipAddr ?? "unknown"}`;
+  };
+}
+
+function stamp(response: WebResponse, policy: string, state: string): WebResponse {
+  // A WebSocket upgrade hands Bun no response (src/websocket/mount.ts).
+  if (response.status === 101) return response;
+  try {
+    response.headers.set("ratelimit-policy", policy);
+    response.headers.set("ratelimit", state);
+    return response;
+  } catch {
+    const copy = new globalThis.Response(response.body, response);
+    copy.headers.set("ratelimit-policy", policy);
+    copy.headers.set("ratelimit", state);
+    return copy;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * `app.rateLimit(…)`, `router.rateLimit(…)` and the route option `rateLimit`
+ * (docs/rate-limiting.md): what a user declares, and how a route's effective
+ * limit is resolved from its declaration and the ones around it.
+ */
+import type { Request } from "../http/request.ts";
+import type { RateLimitStore } from "./store.ts";
+
+/** Who is counted: the client's address, the authenticated identity, or a key of the app's making. */
+export type RateLimitKey = "ip" | "identity" | RateLimitKeyFunction;
+
+/**
+ * Makes the counting key of a request (before its body is read and before middlewares run: headers,
+ * query, path params, `ipAddr`). `null`/`undefined`: this request is not limited. Throwing an
+ * `HttpError` answers with it; anything else thrown is a 500, logged with the request id.
+ */
+export type RateLimitKeyFunction = (
+  request: Request,
+) => string | null | undefined | Promise<string | null | undefined>;
+
+export interface RateLimitOptions {
+  /** Requests allowed per window and key. */
+  limit?: number;
+  /** The window's length in milliseconds (a fixed window that starts with the key's first request). */
+  windowMs?: number;
+  /** Default `"ip"`. */
+  key?: RateLimitKey;
+  /** Default: one in-memory store per app (one process). `new RedisStore({ url })` to share across processes. */
+  store?: RateLimitStore;
+  /**
+   * Addresses or CIDR ranges (`"10.0.0.0/8"`, `"::1"`) of proxies whose `X-Forwarded-For` is believed,
+   * for the `"ip"` key and `request.ipAddr` seen by key functions. Default: none (the socket's address).
+   */
+  trustProxy?: string[];
+  /** The policy's name in the `RateLimit-Policy`/`RateLimit` headers and its counters' namespace. */
+  name?: string;
+  /** The store fails (Redis unreachable, timeout): `"allow"` (default) serves the request unlimited; `"deny"` answers 503. */
+  onStoreError?: "allow" | "deny";
+}
+
+/** A declaration: options, or `false` to turn an outer limit off. */
+export type RateLimitSetting = RateLimitOptions | false;
+
+export interface ResolvedRateLimit {
+  limit: number;
+  windowMs: number;
+  key: RateLimitKey;
+  store: RateLimitStore | null;
+  trustProxy: string[];
+  name: string;
+  onStoreError: "allow" | "deny";
+}
+
+/** A declaration with where it was made: the innermost wins, missing fields come from the ones around it. */
+export interface PlacedSetting {
+  setting: RateLimitSetting;
+  /** Default policy name: `app`, the router's prefix, `GET /path`. */
+  where: string;
+}
+
+/**
+ * The effective limit of a route: its declarations from the outermost (app) to the innermost (the
+ * route's own option); `null` when none applies or the innermost is `false`.
+ */
+export function resolveRateLimit(declarations: PlacedSetting[], label: string): ResolvedRateLimit | null {
+  let merged: RateLimitOptions | null = null;
+  let where = "";
+  for (const { setting, where: at } of declarations) {
+    if (setting === false) {
+      merged = null;
+      continue;
+    }
+    // Fields a nested declaration leaves out come from the enclosing one, except its name: a nested
+    // declaration is its own policy with its own counters.
+    merged = { ...(merged ?? {}), name: undefined, ...stripUndefined(setting) };
+    where = at;
+  }
+  if (merged === null) return null;
+  const { limit, windowMs } = merged;
+  if (!Number.isSafeInteger(limit) || (limit as number) < 1) {
+    throw new RangeError(`rateLimit of ${label}: limit must be a positive integer, got ${String(limit)}`);
+  }
+  if (!Number.isSafeInteger(windowMs) || (windowMs as number) < 1) {
+    throw new RangeError(
+      `rateLimit of ${label}: windowMs must be a positive integer, got ${String(windowMs)}`,
+    );
+  }
+  const key = merged.key ?? "ip";
+  if (key !== "ip" && key !== "identity" && typeof key !== "function") {
+    throw new TypeError(`rateLimit of ${label}: key must be "ip", "identity" or a function`);
+  }
+  const onStoreError = merged.onStoreError ?? "allow";
+  if (onStoreError !== "allow" && onStoreError !== "deny") {
+    throw new TypeError(`rateLimit of ${label}: onStoreError must be "allow" or "deny"`);
+  }
+  const name = merged.name ?? where;
+  if (!/^[\x20-\x7e]+$/.test(name)) {
+    throw new TypeError(`rateLimit of ${label}: name must be printable ASCII, got ${JSON.stringify(name)}`);
+  }
+  return {
+    limit: limit as number,
+    windowMs: windowMs as number,
+    key,
+    store: merged.store ?? null,
+    trustProxy: [...(merged.trustProxy ?? [])],
+    name,
+    onStoreError,
+  };
+}
+
+/** Checks a declaration when it is made (types the compiler cannot see, e.g. from JavaScript). */
+export function checkRateLimitSetting(setting: unknown, where: string): RateLimitSetting {
+  if (setting === false) return false;
+  if (typeof setting !== "object" || setting === null || Array.isArray(setting)) {
+    throw new TypeError(`rateLimit of ${where} must be an options object or false`);
+  }
+  return setting as RateLimitOptions;
+}
+
+function stripUndefined(options: RateLimitOptions): RateLimitOptions {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(options)) if (value !== undefined) out[name] = value;
+  return out as RateLimitOptions;
+}
