@@ -20,6 +20,7 @@ import { launch, measure, measureRss, type Sample, type Settings } from "./lib/m
 import type { RunningServer } from "./lib/proc.ts";
 import { checkTargets, markdown, type Report, rankEngines, summarise } from "./lib/report.ts";
 import { SCENARIOS, type Scenario } from "./lib/scenarios.ts";
+import { extractTree, revisionBeforeObservability } from "./lib/before-tree.ts";
 import { describeMachine, waitForQuiet } from "./lib/system.ts";
 
 const HELP = `bun run bench [options]
@@ -173,6 +174,37 @@ const wsUnavailable =
   typeof (Webfw.prototype as unknown as Record<string, unknown>).websocket === "function"
     ? undefined
     : "webfw has no app.websocket yet";
+
+// The observability scenario: the pre-observability source tree for `webfw-before`, and an OTLP sink
+// that accepts what the `--otel` variant's exporter sends (it runs in this process, off the server's core).
+const cleanups: (() => void)[] = [];
+process.on("exit", () => {
+  for (const cleanup of cleanups) cleanup();
+});
+if (scenarios.some((s) => s.variants.some((v) => v.server === "webfw-before"))) {
+  const rev = process.env.BENCH_BEFORE_REV ?? revisionBeforeObservability();
+  if (rev === null) fail("cannot find the commit before observability (set BENCH_BEFORE_REV)");
+  const tree = extractTree(rev);
+  cleanups.push(tree.remove);
+  process.env.BENCH_BEFORE_ROOT = tree.root;
+  console.log(`webfw-before: the source tree of ${rev}`);
+}
+if (scenarios.some((s) => s.variants.some((v) => v.env.BENCH_ARGV?.includes("--otel")))) {
+  let spans = 0;
+  const sink = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      spans += (await request.arrayBuffer()).byteLength > 0 ? 1 : 0;
+      return new Response(new Uint8Array(0), { headers: { "content-type": "application/x-protobuf" } });
+    },
+  });
+  process.env.BENCH_OTLP_SINK = `http://127.0.0.1:${sink.port}`;
+  cleanups.push(() => {
+    console.log(`OTLP sink: ${spans} export requests received`);
+    void sink.stop(true);
+  });
+}
 
 settings.cpuIterations = calibrate(cpuMs);
 const machine = describeMachine();

@@ -11,7 +11,7 @@ export interface Variant {
   id: string;
   label: string;
   /** File in bench/servers/. */
-  server: "raw" | "webfw" | "elysia" | "hono";
+  server: "raw" | "webfw" | "elysia" | "hono" | "webfw-before";
   env: Record<string, string>;
 }
 
@@ -175,6 +175,40 @@ export const SCENARIOS: Scenario[] = [
       { id: "webfw", label: "webfw app.websocket", server: "webfw", env: { BENCH_ENGINE: "bun" } },
       elysia,
     ],
+  },
+  {
+    // DESIGN §4 / issue #19: what tracing and metrics cost on GET /, and that off costs nothing.
+    // `webfw-before` is the same app on the source tree of the commit before observability landed
+    // (bench/servers/webfw-before.ts; the runner extracts it with `git archive`).
+    name: "observability",
+    title: "GET / with observability off, tracing through the no-op API, metrics on, the SDK exporting",
+    kind: "http",
+    path: "/",
+    baseline: "webfw-before",
+    variants: [
+      raw,
+      { id: "webfw-before", label: "webfw before observability", server: "webfw-before", env: {} },
+      { id: "webfw-off", label: "webfw, everything off", server: "webfw", env: { BENCH_ENGINE: "bun" } },
+      {
+        id: "webfw-tracing-noop",
+        label: "webfw tracing: true, no SDK (no-op API)",
+        server: "webfw",
+        env: { BENCH_ENGINE: "bun", BENCH_TRACING: "1" },
+      },
+      {
+        id: "webfw-metrics",
+        label: "webfw metrics: true",
+        server: "webfw",
+        env: { BENCH_ENGINE: "bun", BENCH_METRICS: "1" },
+      },
+      {
+        id: "webfw-otel",
+        label: "webfw --otel, SDK exporting (OTLP/HTTP protobuf, every request sampled)",
+        server: "webfw",
+        env: { BENCH_ENGINE: "bun", BENCH_ARGV: "--otel", OTEL_BSP_SCHEDULE_DELAY: "1000" },
+      },
+    ],
+    check: expectBody(HELLO),
   },
   {
     name: "rss",

@@ -17,6 +17,7 @@ function routesFor(name: string): Routes {
     case "hello":
     case "fast":
     case "rss":
+    case "observability":
       return { "/": () => new Response(HELLO) };
     case "const":
       return { "/": new Response(HELLO) };

@@ -12,12 +12,22 @@ import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
 const scenario = scenarioFromEnv();
 const engine = (process.env.BENCH_ENGINE ?? "bun") as RouterEngine;
 const workers = Number(process.env.BENCH_WORKERS ?? "1");
-const app = new Webfw(import.meta.path, { router: engine });
+// The observability scenario's switches (bench/lib/scenarios.ts): tracing through the API, metrics,
+// and the SDK (`BENCH_ARGV=--otel`) exporting to the runner's OTLP sink.
+if (process.env.BENCH_OTLP_SINK && process.env.BENCH_ARGV?.includes("--otel")) {
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = process.env.BENCH_OTLP_SINK;
+}
+const app = new Webfw(import.meta.path, {
+  router: engine,
+  tracing: process.env.BENCH_TRACING === "1",
+  metrics: process.env.BENCH_METRICS === "1",
+});
 
 switch (scenario) {
   case "hello":
   case "fast":
   case "rss":
+  case "observability":
     app.get("/", () => HELLO);
     break;
   case "const":
