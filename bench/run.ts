@@ -15,12 +15,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Webfw } from "../src/app.ts";
+import { extractTree, revisionBeforeObservability } from "./lib/before-tree.ts";
 import { calibrate } from "./lib/cpu-work.ts";
 import { launch, measure, measureRss, type Sample, type Settings } from "./lib/measure.ts";
 import type { RunningServer } from "./lib/proc.ts";
 import { checkTargets, markdown, type Report, rankEngines, summarise } from "./lib/report.ts";
 import { SCENARIOS, type Scenario } from "./lib/scenarios.ts";
-import { extractTree, revisionBeforeObservability } from "./lib/before-tree.ts";
 import { describeMachine, waitForQuiet } from "./lib/system.ts";
 
 const HELP = `bun run bench [options]

@@ -22,7 +22,9 @@ export function revisionBeforeObservability(): string | null {
 /** Extracts `rev`'s src/ into a temporary directory; returns it and how to remove it. */
 export function extractTree(rev: string): { root: string; remove: () => void } {
   const root = mkdtempSync(join(tmpdir(), "webfw-before-"));
-  const archive = Bun.spawnSync(["git", "archive", "--format=tar", rev, "src", "native", "package.json"], { cwd: REPO });
+  const archive = Bun.spawnSync(["git", "archive", "--format=tar", rev, "src", "native", "package.json"], {
+    cwd: REPO,
+  });
   if (archive.exitCode !== 0) throw new Error(`git archive ${rev}: ${archive.stderr.toString()}`);
   const untar = Bun.spawnSync(["tar", "-x", "-C", root], { stdin: archive.stdout });
   if (untar.exitCode !== 0) throw new Error(`tar: ${untar.stderr.toString()}`);

@@ -10,6 +10,7 @@ import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgShape, InferArgs } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import { Request } from "../http/request.ts";
+import type { TracingHooks } from "../observability/hooks.ts";
 import type { AppTypes, NoAppTypes } from "../router/route.ts";
 import type { McpAuthOptions } from "./auth/options.ts";
 import type { EngineSettings } from "./engine.ts";
@@ -294,6 +295,11 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   /** @internal Called by the build: the app's authentication handler (for `ctx.identity` and `authRequired`). */
   useAuthentication(handler: AuthenticationHandler | null): void {
     this.auth = handler;
+  }
+
+  /** @internal Called by the mount: with tracing on, each tool call runs in a span (src/observability/). */
+  useTracing(hooks: TracingHooks | undefined): void {
+    this.settings.tracing = hooks;
   }
 
   /** @internal Told by `start()` where the server listens: the DNS-rebinding default applies on loopback. */

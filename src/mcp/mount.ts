@@ -41,6 +41,8 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
         install(context) {
           const routeTools = bindMcpRouteTools(extras, context.table);
           if (!wantsEndpoint(mcp, routeTools)) return null;
+          // The build's tracing hooks (absent when tracing is off): tool calls get their own spans.
+          mcp.useTracing(context.config.tracing);
           if (!context.table.has(MCP_PATH)) {
             const access = gateConfig(mcp, tree.root.authHandler, routeTools);
             // The gate (src/mcp/auth/gate.ts) answers 401/403 with the MCP authorization challenges first;

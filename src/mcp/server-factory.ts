@@ -19,6 +19,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { ArgError, type ArgShape, type ArgSpec } from "../args/t.ts";
 import { Request } from "../http/request.ts";
+import type { TracingHooks } from "../observability/hooks.ts";
 import { buildContext, type CallCarrier, carrierOf } from "./context.ts";
 import { BadCursorError, paginate } from "./pagination.ts";
 import { isBareList, type Registry } from "./registry.ts";
@@ -39,6 +40,8 @@ export interface ServerSettings {
   version: string;
   instructions: string | undefined;
   pageSize: number;
+  /** With tracing on: each tool call runs in a span (src/observability/span-hook.ts). */
+  tracing?: TracingHooks;
 }
 
 /** What the engine keeps per session beside the SDK server. */
@@ -175,7 +178,32 @@ export function createSessionServer(
     const { name } = request.params;
     const tool = registry.tools.get(name);
     if (tool === undefined) throw invalidParams(`unknown tool '${name}'`);
-    const input: JsonObject = isObject(request.params.arguments) ? request.params.arguments : {};
+    const tracing = settings.tracing;
+    if (tracing === undefined) return callTool(tool, request.params.arguments, ctx);
+    // Attributes of the OpenTelemetry MCP and GenAI conventions; an `isError` result marks the span.
+    const attributes = {
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": name,
+      "gen_ai.operation.name": "execute_tool",
+    };
+    return tracing.inSpan(
+      `tools/call ${name}`,
+      attributes,
+      async (fail) => {
+        const result = await callTool(tool, request.params.arguments, ctx);
+        if (result.isError) fail("tool_error");
+        return result;
+      },
+      carrierOf(ctx)?.request.raw,
+    );
+  });
+
+  async function callTool(
+    tool: NonNullable<ReturnType<typeof registry.tools.get>>,
+    args: unknown,
+    ctx: ServerContext,
+  ): Promise<CallToolResult> {
+    const input: JsonObject = isObject(args) ? args : {};
     let values: Record<string, unknown>;
     try {
       if (tool.args) values = convert(tool.args, input, false);
@@ -194,7 +222,7 @@ export function createSessionServer(
     } catch (error) {
       return textResult(errorMessage(error), true);
     }
-  });
+  }
 
   server.setRequestHandler("resources/list", (request) => {
     const concrete = registry.resources.filter((entry) => !entry.template.isTemplate);

@@ -22,10 +22,15 @@ export interface WebSocketMessageTracer {
 export interface TracingHooks {
   /** A tracer for the connection the upgrade request `raw` (matched by `pattern`) opens. */
   webSocket(pattern: string, raw: globalThis.Request): WebSocketMessageTracer;
-  /** Runs `fn` in a span named `name` (kind INTERNAL) under the active context: MCP tool calls. */
+  /**
+   * Runs `fn` in a span named `name` (kind INTERNAL): MCP tool calls. Its parent is the server span
+   * of `request` when given (the `/mcp` request that carried the call), else the active context.
+   * `fn` may call `fail(type)` for an error it answers in-band (a tool result with `isError`).
+   */
   inSpan<T>(
     name: string,
     attributes: Record<string, string | number | boolean>,
-    fn: () => Promise<T>,
+    fn: (fail: (errorType: string) => void) => Promise<T>,
+    request?: globalThis.Request,
   ): Promise<T>;
 }

@@ -81,7 +81,7 @@ export async function createObservability(config: ObservabilityConfig): Promise<
     callContext = workers.callContext;
     hooks = {
       webSocket: (pattern, raw) => websockets.webSocketTracer(tracer, pattern, raw),
-      inSpan: (name, attributes, fn) => spanHook(tracer, name, attributes, fn),
+      inSpan: (name, attributes, fn, request) => spanHook(tracer, name, attributes, fn, request),
     };
   }
   let metricsRoutes: Observability["routes"] = () => [];

@@ -1,24 +1,33 @@
 /**
- * A span around a piece of a feature's work (an MCP tool call), child of the
- * active context (the `/mcp` request's server span): ended when the work
- * settles, with the exception recorded and status ERROR when it throws.
+ * A span around a piece of a feature's work (an MCP tool call). Its parent is
+ * the server span of the HTTP request that carried the work when known (the
+ * MCP SDK may run a call outside that request's async context), else the
+ * active context. Ended when the work settles; status ERROR with the
+ * exception when it throws, or when it reports a failure it answers in-band.
  */
-import { SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
+import { context, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import { ATTR_ERROR_TYPE } from "./http-attributes.ts";
+import { spanOf } from "./server-span.ts";
 
 export function spanHook<T>(
   tracer: Tracer,
   name: string,
   attributes: Record<string, string | number | boolean>,
-  fn: () => Promise<T>,
+  fn: (fail: (errorType: string) => void) => Promise<T>,
+  request?: globalThis.Request,
 ): Promise<T> {
-  return tracer.startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
+  const server = request ? spanOf(request) : undefined;
+  const parent = server ? trace.setSpan(context.active(), server) : context.active();
+  return tracer.startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent, async (span) => {
+    const fail = (errorType: string) => {
+      span.setAttribute(ATTR_ERROR_TYPE, errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    };
     try {
-      return await fn();
+      return await fn(fail);
     } catch (error) {
       if (error instanceof Error) span.recordException(error);
-      span.setAttribute(ATTR_ERROR_TYPE, error instanceof Error ? error.name : typeof error);
-      span.setStatus({ code: SpanStatusCode.ERROR });
+      fail(error instanceof Error ? error.name : typeof error);
       throw error;
     } finally {
       span.end();

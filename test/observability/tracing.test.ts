@@ -269,6 +269,56 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     for (const span of handled) expect(span.parentSpanId).toBe(upgrade.spanId);
   });
 
+  test("an MCP tool call: a span under the /mcp request's, the tool's own spans under it; isError marks it", async () => {
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const client = clientContext();
+      const response = await fetch(`${app.url}/mcp`, {
+        method: "POST",
+        headers: {
+          traceparent: client.traceparent,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-06-18",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name, arguments: args },
+        }),
+      });
+      expect(response.status).toBe(200);
+      return {
+        client,
+        body: (await response.json()) as { result: { isError: boolean; content: { text: string }[] } },
+      };
+    };
+    const ok = await call("add", { a: 2, b: 40 });
+    expect(ok.body.result.content[0]?.text).toBe("42");
+    const spans = await traceSpans(receiver, ok.client.traceId, 3);
+    const server = only(spans, (s) => s.name === "POST /mcp");
+    const tool = only(spans, (s) => s.name === "tools/call add");
+    expect(server.parentSpanId).toBe(ok.client.spanId);
+    expect(tool.parentSpanId).toBe(server.spanId);
+    expect(tool.kind).toBe(INTERNAL);
+    expect(tool.attributes).toMatchObject({
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": "add",
+      "gen_ai.operation.name": "execute_tool",
+    });
+    expect(tool.statusCode).toBe(0);
+    expect(only(spans, (s) => s.name === "sum").parentSpanId).toBe(tool.spanId);
+
+    const failed = await call("broken", {});
+    expect(failed.body.result.isError).toBe(true);
+    const [, brokenTool] = await traceSpans(receiver, failed.client.traceId, 2).then((found) => [
+      only(found, (s) => s.name === "POST /mcp"),
+      only(found, (s) => s.name === "tools/call broken"),
+    ]);
+    expect(brokenTool?.statusCode).toBe(ERROR);
+    expect(brokenTool?.attributes["error.type"]).toBe("tool_error");
+  });
+
   test("every request ends exactly one server span (concurrent mix of outcomes)", async () => {
     const paths = ["/hello", "/users/1", "/nope", "/boom", "/teapot", "/cpu/100", "/nested"];
     const contexts = paths.flatMap((path) => [0, 1, 2].map(() => ({ path, client: clientContext() })));
