@@ -55,12 +55,15 @@ function carrierFor(request: Request, protocolVersion: string | undefined) {
 }
 
 /** Counts a streaming answer as open on its session until the client has it all or goes away. */
-function tracked(response: Response, session: Session): Response {
+function tracked(response: Response, session: Session, method: string): Response {
   const body = response.body;
   if (body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
     return response;
   }
   session.openStreams++;
+  // A GET stream may stay silent for minutes: one comment now makes the headers (and the open stream)
+  // reach the client and any proxy at once, instead of with the first notification.
+  const greeting = method === "GET" ? new TextEncoder().encode(": stream open\n\n") : null;
   let done = false;
   const finish = () => {
     if (done) return;
@@ -70,6 +73,9 @@ function tracked(response: Response, session: Session): Response {
   };
   const reader = body.getReader();
   const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (greeting !== null) controller.enqueue(greeting);
+    },
     async pull(controller) {
       try {
         const { done: end, value } = await reader.read();
@@ -135,7 +141,7 @@ class Engine implements McpEngine {
     if (method === "POST") return this.post(session, input);
     const negotiated = session.server.getNegotiatedProtocolVersion();
     const response = await session.transport.handleRequest(forTransport(raw, method, negotiated));
-    return method === "GET" ? tracked(response, session) : response;
+    return method === "GET" ? tracked(response, session, method) : response;
   }
 
   private async post(session: Session, input: EngineInput): Promise<Response> {
@@ -150,7 +156,7 @@ class Engine implements McpEngine {
       input.requestCount,
       Array.isArray(input.body),
     );
-    return tracked(shaped, session);
+    return tracked(shaped, session, "POST");
   }
 
   /** No sessions: a server and transport for this one POST, closed when its answer is complete. */
