@@ -1,29 +1,23 @@
 /**
  * Builds and loads `native/router.c` for the `ffi` engine.
  *
- * With a system C compiler the source is built once at `-O2` into a shared
- * library in a cache directory (keyed by a hash of the sources, the compiler
- * and the platform) and loaded with `dlopen`. Without one, Bun's bundled
- * TinyCC (`cc` from `bun:ffi`) compiles it at start-up. Inside a
- * `bun build --compile` binary the sources live in Bun's embedded file system,
- * which neither compiler can read, so they are first copied to a real file.
+ * The same toolchain as `loadNative()` (src/native/): with a system C compiler
+ * the source is built once at `-O2` into a shared library in the native cache
+ * (keyed by a hash of the source, the compiler and the platform) and loaded
+ * with `dlopen`. Without one, Bun's bundled TinyCC (`cc` from `bun:ffi`)
+ * compiles it at start-up. Inside a `bun build --compile` binary the sources
+ * live in Bun's embedded file system, which neither compiler can read, so
+ * router.c and router.h are first copied to a real directory together.
  */
 
-import { cc, dlopen, FFIType, type Library, type Pointer, suffix } from "bun:ffi";
-import {
-  accessSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { cc, dlopen, FFIType, type Library, type Pointer } from "bun:ffi";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import routerSource from "../../native/router.c" with { type: "file" };
 import routerHeader from "../../native/router.h" with { type: "file" };
+import { isEmbedded } from "../native/cache.ts";
+import { type CompiledNative, compileNativeFile } from "../native/compile.ts";
 
 export const routerSymbols = {
   wf_router_new: { args: [FFIType.ptr, FFIType.ptr], returns: FFIType.ptr },
@@ -109,34 +103,25 @@ function getAllocator(): { malloc: Pointer; free: Pointer } {
   return allocator;
 }
 
-let sources: { source: string; header: string; hash: string } | null = null;
+let sourceDirectory: string | null = null;
 
-function readSources(): { source: string; header: string; hash: string } {
-  if (sources) return sources;
-  // readFileSync works on both real files and Bun's embedded ones.
-  const source = readText(routerSource);
-  const header = readText(routerHeader);
-  const hasher = new Bun.CryptoHasher("sha256");
-  hasher.update(source).update("\0").update(header);
-  sources = { source, header, hash: hasher.digest("hex").slice(0, 16) };
-  return sources;
-}
-
-function readText(path: string): string {
-  return readFileSync(path, "utf8");
-}
-
-function isEmbedded(path: string): boolean {
-  return path.startsWith("/$bunfs/") || path.includes("~BUN") || !existsSync(path);
-}
-
-/** A directory holding router.c and router.h on the real file system. */
+/**
+ * A directory holding router.c and router.h on the real file system: their own when they are
+ * real files, else (inside a `bun build --compile` binary, where compilers cannot read Bun's
+ * embedded files) a copy in the temp directory, named by a hash of both.
+ */
 function sourceDir(): string {
-  if (!isEmbedded(routerSource) && !isEmbedded(routerHeader)) {
-    if (dirname(routerSource) === dirname(routerHeader)) return dirname(routerSource);
+  if (sourceDirectory) return sourceDirectory;
+  const onDisk = (path: string) => !isEmbedded(path) && existsSync(path);
+  if (onDisk(routerSource) && onDisk(routerHeader) && dirname(routerSource) === dirname(routerHeader)) {
+    sourceDirectory = dirname(routerSource);
+    return sourceDirectory;
   }
-  const { source, header, hash } = readSources();
-  const dir = join(tmpdir(), `webfw-native-${hash}`);
+  // readFileSync works on both real files and Bun's embedded ones.
+  const source = readFileSync(routerSource, "utf8");
+  const header = readFileSync(routerHeader, "utf8");
+  const hash = new Bun.CryptoHasher("sha256").update(source).update("\0").update(header).digest("hex");
+  const dir = join(tmpdir(), `webfw-native-${hash.slice(0, 16)}`);
   mkdirSync(dir, { recursive: true });
   // Write under temporary names, then rename: concurrent processes never see half a file.
   for (const [name, text] of [
@@ -147,67 +132,32 @@ function sourceDir(): string {
     writeFileSync(tmp, text);
     renameSync(tmp, join(dir, name));
   }
+  sourceDirectory = dir;
   return dir;
 }
 
-function writable(dir: string): boolean {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * Compiles router.c with the one native toolchain (src/native/compile.ts): the same cache
+ * (`$WEBFW_NATIVE_CACHE`, else `.webfw-cache/` beside the source, else the temp directory),
+ * the same compiler rule (`$CC`, cc, gcc, clang) and the same embedded-file rule as `loadNative`.
+ */
+function compileRouter(compiler: "cc" | "tinycc"): CompiledNative {
+  const dir = sourceDir();
+  return compileNativeFile(join(dir, "router.c"), { compiler, dependsOn: [join(dir, "router.h")] });
 }
-
-/** The cache directory: WEBFW_CACHE_DIR, $XDG_CACHE_HOME/webfw, node_modules/.cache/webfw, ~/.cache/webfw, or the temp dir. */
-export function cacheDir(): string {
-  const env = process.env;
-  const candidates = [
-    env.WEBFW_CACHE_DIR,
-    env.XDG_CACHE_HOME ? join(env.XDG_CACHE_HOME, "webfw") : undefined,
-    existsSync(join(process.cwd(), "node_modules"))
-      ? join(process.cwd(), "node_modules", ".cache", "webfw")
-      : undefined,
-    join(homedir(), ".cache", "webfw"),
-    join(tmpdir(), "webfw-cache"),
-  ];
-  for (const dir of candidates) if (dir && writable(dir)) return dir;
-  throw new Error("no writable cache directory for the native router");
-}
-
-/** The system C compiler: $CC, else cc, gcc or clang from PATH. */
-export function findCompiler(): string | null {
-  const names = [process.env.CC, "cc", "gcc", "clang"];
-  for (const name of names) {
-    if (!name) continue;
-    const found = Bun.which(name);
-    if (found) return found;
-  }
-  return null;
-}
-
-const CFLAGS = ["-O2", "-shared", "-fPIC", "-std=c99"];
 
 function loadWithSystemCompiler(): LoadedRouter {
   const cached = loaded.get("dlopen");
   if (cached) return cached;
-  const compiler = findCompiler();
-  if (!compiler) throw new Error("no C compiler found ($CC, cc, gcc, clang)");
-  const { hash } = readSources();
-  const key = new Bun.CryptoHasher("sha256")
-    .update([hash, compiler, ...CFLAGS, process.platform, process.arch].join("\0"))
-    .digest("hex")
-    .slice(0, 16);
-  const libraryPath = join(cacheDir(), `router-${key}.${suffix}`);
-  if (!existsSync(libraryPath)) build(compiler, libraryPath);
+  const compiled = compileRouter("cc");
+  const libraryPath = compiled.library as string;
   let lib: Library<typeof routerSymbols>;
   try {
     lib = dlopen(libraryPath, routerSymbols);
   } catch {
     // A truncated or foreign file in the cache: build again once.
-    build(compiler, libraryPath);
-    lib = dlopen(libraryPath, routerSymbols);
+    rmSync(libraryPath, { force: true });
+    lib = dlopen(compileRouter("cc").library as string, routerSymbols);
   }
   const { malloc, free } = getAllocator();
   const result: LoadedRouter = { symbols: lib.symbols, loader: "dlopen", libraryPath, malloc, free };
@@ -215,25 +165,11 @@ function loadWithSystemCompiler(): LoadedRouter {
   return result;
 }
 
-function build(compiler: string, libraryPath: string): void {
-  const dir = sourceDir();
-  const tmp = `${libraryPath}.${process.pid}.tmp`;
-  const proc = Bun.spawnSync([compiler, ...CFLAGS, "-o", tmp, join(dir, "router.c")], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  if (proc.exitCode !== 0) {
-    rmSync(tmp, { force: true });
-    throw new Error(`${compiler} failed (${proc.exitCode}): ${proc.stderr.toString().trim()}`);
-  }
-  renameSync(tmp, libraryPath);
-}
-
 function loadWithTinyCC(): LoadedRouter {
   const cached = loaded.get("tinycc");
   if (cached) return cached;
-  const dir = sourceDir();
-  const lib = cc({ source: join(dir, "router.c"), include: [dir], symbols: routerSymbols });
+  const { realSource } = compileRouter("tinycc");
+  const lib = cc({ source: realSource, include: [dirname(realSource)], symbols: routerSymbols });
   const { malloc, free } = getAllocator();
   const result: LoadedRouter = { symbols: lib.symbols, loader: "tinycc", libraryPath: null, malloc, free };
   loaded.set("tinycc", result);

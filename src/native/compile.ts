@@ -21,6 +21,8 @@ type Env = Record<string, string | undefined>;
 export interface CompileOptions {
   /** Override the cache directory (default: see `cacheDirFor`). */
   cacheDir?: string;
+  /** Other inputs of the build (the bytes of headers the source includes): part of the cache key, so editing one rebuilds. */
+  dependsOn?: string[];
   /** For `.c` files; `$WEBFW_NATIVE_COMPILER` sets it too. */
   compiler?: CCompilerChoice;
   env?: Env;
@@ -61,10 +63,13 @@ export function languageOf(path: string): NativeLanguage | undefined {
   return LANGUAGES[extname(path).toLowerCase()];
 }
 
-/** The system C compiler (`$CC`, else `cc`), if installed. */
+/** The system C compiler: `$CC`, else the first of cc, gcc and clang on the PATH; `undefined` when none is installed. */
 export function systemCCompiler(env: Env = process.env): string | undefined {
-  const name = env.CC?.trim() || "cc";
-  return Bun.which(name) ?? undefined;
+  for (const name of [env.CC?.trim(), "cc", "gcc", "clang"]) {
+    const found = name ? Bun.which(name) : null;
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function cChoice(options: CompileOptions, env: Env): CCompilerChoice {
@@ -139,7 +144,8 @@ export function compileNativeFile(path: string, options: CompileOptions = {}): C
   const recipe = recipeFor(language, source, options, env);
   const cacheDir = options.cacheDir ?? cacheDirFor(source, env);
   mkdirSync(cacheDir, { recursive: true });
-  const library = libraryPath(cacheDir, source, bytes, recipe.id);
+  const inputs = (options.dependsOn ?? []).map((path) => readFileSync(path, "utf8"));
+  const library = libraryPath(cacheDir, source, bytes, [recipe.id, ...inputs].join("\0"));
   const realSource = readableCopy(source, bytes, library);
 
   if (recipe.compiler === "tinycc") {
