@@ -55,10 +55,15 @@ export async function createHttpMetrics(options: ResolvedMetricsOptions): Promis
     buckets: options.buckets,
     registers: [registry],
   });
-  const active = new prom.Gauge({
+  // Counted in a plain integer per request; the gauge reads it when scraped (cheaper than inc/dec).
+  const inFlight = { count: 0 };
+  new prom.Gauge({
     name: "http_server_active_requests",
     help: "HTTP requests being served now.",
     registers: [registry],
+    collect() {
+      this.set(inFlight.count);
+    },
   });
   new prom.Gauge({
     name: "webfw_websocket_connections",
@@ -100,7 +105,7 @@ export async function createHttpMetrics(options: ResolvedMetricsOptions): Promis
   }).set(1);
   if (options.defaultMetrics) prom.collectDefaultMetrics({ register: registry });
 
-  const wrap: DispatcherWrap = (dispatcher, route) => timeDispatcher(dispatcher, route, duration, active);
+  const wrap: DispatcherWrap = (dispatcher, route) => timeDispatcher(dispatcher, route, duration, inFlight);
   return {
     registry,
     options,
@@ -140,32 +145,47 @@ type Observer = { observe(value: number): void };
 /**
  * Times one route's requests. The label set of a route is fixed but for the
  * status, so the histogram's child per status is looked up once and kept:
- * per request that is one Map read and one `observe`.
+ * per request that is one Map read (by the status number for the route's
+ * own method) and one `observe`.
  */
 function timeDispatcher(
   dispatcher: Dispatcher,
   route: RouteInfo | undefined,
   duration: Histogram<"method" | "route" | "status">,
-  active: Gauge,
+  inFlight: { count: number },
 ): Dispatcher {
   const pattern = route?.pattern ?? "";
-  // Children by "METHOD status": a route's GET also answers HEAD, and error routes answer any method.
-  const children = new Map<string, Observer>();
+  const routeMethod = route?.method ?? "";
+  // The route's own method by status; other methods (HEAD on a GET route, any method on the error
+  // routes) by "METHOD status".
+  const own = new Map<number, Observer>();
+  const others = new Map<string, Observer>();
+  const child = (method: string, status: number): Observer =>
+    duration.labels(conventionalMethod(method), pattern, String(status));
   const record = (method: string, status: number, seconds: number) => {
-    const key = `${method} ${status}`;
-    let child = children.get(key);
-    if (child === undefined) {
-      child = duration.labels(conventionalMethod(method), pattern, String(status));
-      // Bounded: unknown methods are one label (`_OTHER`), statuses are 100–599.
-      if (children.size < 1024) children.set(key, child);
+    let observer: Observer | undefined;
+    if (method === routeMethod) {
+      observer = own.get(status);
+      if (observer === undefined) {
+        observer = child(method, status);
+        own.set(status, observer);
+      }
+    } else {
+      const key = `${method} ${status}`;
+      observer = others.get(key);
+      if (observer === undefined) {
+        observer = child(method, status);
+        // Bounded: unknown methods are one label (`_OTHER`), statuses are 100–599.
+        if (others.size < 1024) others.set(key, observer);
+      }
     }
-    child.observe(seconds);
+    observer.observe(seconds);
   };
   return (raw, server, params) => {
     const started = performance.now();
-    active.inc();
+    inFlight.count++;
     const done = (response: globalThis.Response) => {
-      active.dec();
+      inFlight.count--;
       // An upgrade hands Bun no response (src/websocket/mount.ts reports it as status 101).
       record(raw.method, response?.status ?? 101, (performance.now() - started) / 1000);
       return response;
@@ -174,13 +194,13 @@ function timeDispatcher(
     try {
       result = dispatcher(raw, server, params);
     } catch (error) {
-      active.dec();
+      inFlight.count--;
       record(raw.method, 500, (performance.now() - started) / 1000);
       throw error;
     }
     if (result instanceof Promise) {
       return result.then(done, (error: unknown) => {
-        active.dec();
+        inFlight.count--;
         record(raw.method, 500, (performance.now() - started) / 1000);
         throw error;
       });

@@ -13,6 +13,7 @@
 import {
   type Context,
   context,
+  ProxyTracerProvider,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -131,16 +132,30 @@ export function incomingContext(raw: globalThis.Request): Context {
   return propagation.extract(ROOT_CONTEXT, raw.headers, headerGetter);
 }
 
+/**
+ * Whether an SDK is registered: the API's global provider is a proxy whose delegate is the SDK's
+ * provider once one is set, and asking it for a delegate tracer is the cheap, public way to know.
+ */
+export function sdkPresent(): () => boolean {
+  const provider = trace.getTracerProvider();
+  if (!(provider instanceof ProxyTracerProvider)) return () => true;
+  return () => provider.getDelegateTracer(TRACER_NAME) !== undefined;
+}
+
 /** Wraps one route's dispatcher so that each request gets a server span. */
 export function traceDispatcher(
   dispatcher: Dispatcher,
   route: RouteInfo | undefined,
   tracer: Tracer,
+  recording: () => boolean = sdkPresent(),
 ): Dispatcher {
   const pattern = route?.pattern ?? null;
   const run = (raw: globalThis.Request, server: Server<unknown> | null, params: Record<string, string>) =>
     dispatcher(raw, server, params);
   return (raw, server, params) => {
+    // No SDK registered (the API alone): every call below would be a no-op, so none is made. Checked per
+    // request, so an SDK the application registers after start is used from then on.
+    if (!recording()) return dispatcher(raw, server, params);
     const parent = incomingContext(raw);
     const span = tracer.startSpan(serverSpanName(raw.method, pattern), { kind: SpanKind.SERVER }, parent);
     const active = trace.setSpan(parent, span);
