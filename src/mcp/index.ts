@@ -11,12 +11,14 @@ import type { ArgShape, InferArgs } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import { Request } from "../http/request.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
+import { CHILD_INDEX_ENV, isSupervisedChild } from "../process/env.ts";
 import type { AppTypes, NoAppTypes } from "../router/route.ts";
 import type { McpAuthOptions } from "./auth/options.ts";
 import type { EngineSettings } from "./engine.ts";
 import type { McpEngine } from "./engine-types.ts";
 import { type HttpConfig, handleHttp, normaliseOrigins, type SessionRelay } from "./http.ts";
 import { isLoopbackHost } from "./origin-guard.ts";
+import { ProcessRelay } from "./process-relay.ts";
 import { Registry, type StoredFn } from "./registry.ts";
 import type { RouteFilter } from "./route-tools/options.ts";
 import { McpExtras } from "./route-tools/settings.ts";
@@ -181,6 +183,7 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   };
   private auth: AuthenticationHandler | null = null;
   private relay: SessionRelay | null = null;
+  private processRelay: ProcessRelay | null = null;
   private engine: Promise<McpEngine> | null = null;
 
   /** @internal Authorization and routes-as-tools settings (src/mcp/auth/, src/mcp/route-tools/). */
@@ -246,6 +249,10 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
    * `--processes`.
    */
   async notifyResourceUpdated(uri: string): Promise<void> {
+    await Promise.all([this.notifyLocal(uri), this.processRelay?.broadcast(uri)]);
+  }
+
+  private async notifyLocal(uri: string): Promise<void> {
     if (this.engine === null) return;
     await (await this.engine).notifyResourceUpdated(uri);
   }
@@ -307,10 +314,21 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
     this.http.loopback = isLoopbackHost(hostname);
   }
 
-  /** @internal With `--processes`: session ids name their process, and other processes' sessions are relayed. */
-  useProcessRelay(newId: () => string, relay: SessionRelay): void {
-    this.settings.newId = newId;
-    this.relay = relay;
+  /**
+   * @internal Called once the server listens. In a `--processes` child, sessions get ids that name
+   * this process and requests for another process's sessions are relayed there (src/mcp/process-relay.ts).
+   */
+  listening(hostname: string): void {
+    this.listeningOn(hostname);
+    if (this.processRelay !== null || !isSupervisedChild() || this.http.stateless) return;
+    const relay = new ProcessRelay(process.ppid, process.env[CHILD_INDEX_ENV] ?? "0", {
+      handle: (request, body) => this.handle(request, body),
+      notifyLocal: (uri) => this.notifyLocal(uri),
+    });
+    relay.start();
+    this.processRelay = relay;
+    this.settings.newId = relay.newId;
+    this.relay = relay.relay;
   }
 
   /** @internal The engine, loaded once (the SDK is imported here, on first use). */
@@ -323,6 +341,9 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
 
   /** @internal Ends every session (the app is stopping). */
   async close(): Promise<void> {
+    this.processRelay?.stop();
+    this.processRelay = null;
+    this.relay = null;
     const engine = this.engine;
     this.engine = null;
     if (engine !== null) await (await engine).close();

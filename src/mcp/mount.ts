@@ -75,7 +75,7 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
           }
           return {
             // The DNS-rebinding default applies on loopback: MCP needs to know where the server listens.
-            listening: (server) => mcp.listeningOn(server.hostname ?? ""),
+            listening: (server) => mcp.listening(server.hostname ?? ""),
             // Open GET streams would hold the server open: every session ends before the drain.
             stopping: () => void mcp.close(),
             exports: { routeTools },
