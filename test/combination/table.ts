@@ -633,6 +633,69 @@ export const FEATURES: Feature[] = [
       expect(Number(result.headers.get("x-second-retry-after"))).toBeGreaterThan(0);
     },
   },
+  {
+    // A route that is also an MCP tool (issue #16): the exchange is an MCP session (initialize, then
+    // tools/call); the tool runs the route's whole pipeline with the caller's token, in every run mode.
+    name: "mcp-route-tool",
+    register(app, ctx) {
+      app.get(
+        featurePath("mcp-route-tool"),
+        (request) =>
+          ctx.guard(request)?.then(() => ({ never: true })) ?? {
+            tool: true,
+            user: who(request),
+            state: request.state.marker ?? null,
+          },
+        { ...ctx.routeOptions, mcp: { name: "combo_route_tool" } },
+      );
+    },
+    async exchange(base, init) {
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+      const initialize = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "combo", version: "1" },
+        },
+      });
+      const opened = await httpExchange(base, "/mcp", init, { method: "POST", body: initialize, headers });
+      if (opened.status !== 200) return opened;
+      const session = opened.headers.get("mcp-session-id");
+      const call = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "combo_route_tool", arguments: {} },
+      });
+      return httpExchange(base, "/mcp", init, {
+        method: "POST",
+        body: call,
+        headers: {
+          ...headers,
+          "mcp-protocol-version": "2025-06-18",
+          ...(session === null ? {} : { "mcp-session-id": session }),
+        },
+      });
+    },
+    verify(result) {
+      expect(result.status).toBe(200);
+      const body = result.body.startsWith("{")
+        ? result.body
+        : (result.body.match(/^data: (.*)$/m)?.[1] ?? "");
+      const answer = JSON.parse(body) as { result: { structuredContent: unknown; isError?: boolean } };
+      expect(answer.result.isError).toBeFalsy();
+      // The route saw the MCP caller's token (auth) and the before-middleware's state of ITS request.
+      expect(answer.result.structuredContent).toEqual({ tool: true, user: "ada", state: "state-ok" });
+    },
+    skip: {
+      "exception-handler":
+        "the route's error reaches the client as an isError tool result, not an HTTP error",
+      "request-timeout": "the route's 503 reaches the client as an isError tool result, not an HTTP status",
+    },
+  },
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
