@@ -1,45 +1,37 @@
 /**
- * Who is calling the MCP endpoint. When the app configured authentication,
- * every request to `/mcp` is authenticated (so `ctx.identity` is set whenever
- * a valid token is sent, as on any route); with `authRequired` a request
- * without a valid identity is refused here with 401 before any MCP work.
- * This is the one place that produces 401/403 for `/mcp` (issue #16 builds
- * the OAuth resource-metadata challenge on it).
+ * Who is calling the MCP endpoint, and may they: the one place that makes
+ * 401/403 for `/mcp`. When the app configured authentication, every request
+ * is authenticated whenever it carries a credential (so `ctx.identity` is set
+ * as on any route). The rules themselves (the endpoint's `authRequired` and
+ * `auth.scopes`, each tool's `authRequired`/`scopes`, the RFC 9728
+ * challenges) live in src/mcp/auth/gate.ts.
  */
 
-import type { AuthenticationHandler } from "../auth/handler.ts";
 import type { Request } from "../http/request.ts";
+import { checkEndpoint, checkTools, type GateConfig } from "./auth/gate.ts";
 
-export interface McpAuthSettings {
-  /** Refuse requests without a valid identity (401). */
-  required: boolean;
+function withHeaders(response: globalThis.Response, headers: Record<string, string>): globalThis.Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
-function unauthorized(headers: Record<string, string>): globalThis.Response {
-  return Response.json(
-    { jsonrpc: "2.0", id: null, error: { code: -32001, message: "Unauthorized" } },
-    { status: 401, headers: { "www-authenticate": "Bearer", ...headers } },
-  );
-}
-
-/**
- * Sets `request.identity` from the app's handler; answers 401 when
- * authentication is required and failed. A handler that throws refuses (it
- * does not crash the endpoint); `authRequired` without a handler refuses all.
- */
+/** Sets `request.identity`; answers 401/403 when the endpoint's own rule is not met. */
 export async function authenticateMcp(
   request: Request,
-  handler: AuthenticationHandler | null,
-  settings: McpAuthSettings,
+  gate: GateConfig,
   cors: Record<string, string>,
 ): Promise<globalThis.Response | null> {
-  if (handler !== null && request.identity === null) {
-    try {
-      request.identity = await handler.authenticate(request);
-    } catch {
-      request.identity = null;
-    }
-  }
-  if (settings.required && request.identity === null) return unauthorized(cors);
-  return null;
+  const refused = await checkEndpoint(request, gate);
+  return refused === null ? null : withHeaders(refused, cors);
+}
+
+/** 401/403 for a `tools/call` of a tool whose own rule the caller does not meet (the parsed POST body). */
+export async function authorizeCalls(
+  request: Request,
+  body: unknown,
+  gate: GateConfig,
+  cors: Record<string, string>,
+): Promise<globalThis.Response | null> {
+  const refused = await checkTools(request, body, gate);
+  return refused === null ? null : withHeaders(refused, cors);
 }

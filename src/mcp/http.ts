@@ -7,10 +7,10 @@
  * nothing becomes a 5xx.
  */
 
-import type { AuthenticationHandler } from "../auth/handler.ts";
 import type { Request } from "../http/request.ts";
+import type { GateConfig } from "./auth/gate.ts";
 import type { EngineInput, McpEngine } from "./engine-types.ts";
-import { authenticateMcp } from "./http-auth.ts";
+import { authenticateMcp, authorizeCalls } from "./http-auth.ts";
 import { classify, INVALID_REQUEST, PARSE_ERROR, tooDeep } from "./jsonrpc.ts";
 import { normaliseOrigin, type OriginPolicy, originProblem } from "./origin-guard.ts";
 
@@ -155,7 +155,8 @@ function withCors(response: globalThis.Response, cors: Record<string, string>): 
 
 export interface HttpDeps {
   config: HttpConfig;
-  auth: AuthenticationHandler | null;
+  /** Who may call, and which tools (src/mcp/auth/gate.ts); set by the build. */
+  gate: GateConfig;
   engine: () => Promise<McpEngine>;
   relay: SessionRelay | null;
 }
@@ -190,7 +191,7 @@ export async function handleHttp(
       : `method ${raw.method} not allowed`;
     return refuse(405, INVALID_REQUEST, message, { allow, ...cors });
   }
-  const denied = await authenticateMcp(request, deps.auth, { required: config.authRequired }, cors);
+  const denied = await authenticateMcp(request, deps.gate, cors);
   if (denied !== null) return denied;
   const version = raw.headers.get("mcp-protocol-version")?.trim();
   if (version !== undefined && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
@@ -228,6 +229,9 @@ export async function handleHttp(
     if ("response" in parsed) return parsed.response;
     const shape = inspect(parsed.value, config, cors);
     if (shape instanceof Response) return shape;
+    // Tools with their own authRequired/scopes: refused here, in HTTP, so a client can run the OAuth flow.
+    const refused = await authorizeCalls(request, parsed.value, deps.gate, cors);
+    if (refused !== null) return refused;
     input.body = parsed.value;
     input.initialize = shape.initialize;
     input.requestCount = shape.requestCount;

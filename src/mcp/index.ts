@@ -13,6 +13,7 @@ import { Request } from "../http/request.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { CHILD_INDEX_ENV, isSupervisedChild } from "../process/env.ts";
 import type { AppTypes, NoAppTypes } from "../router/route.ts";
+import type { GateConfig } from "./auth/gate.ts";
 import type { McpAuthOptions } from "./auth/options.ts";
 import type { EngineSettings } from "./engine.ts";
 import type { McpEngine } from "./engine-types.ts";
@@ -181,7 +182,8 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
     retryIntervalMs: undefined,
     newId: () => crypto.randomUUID(),
   };
-  private auth: AuthenticationHandler | null = null;
+  /** Who may call (src/mcp/auth/gate.ts); set by the build, or by `useAuthentication`. */
+  private gate: GateConfig | null = null;
   private relay: SessionRelay | null = null;
   private processRelay: ProcessRelay | null = null;
   private engine: Promise<McpEngine> | null = null;
@@ -299,9 +301,17 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
     return this;
   }
 
-  /** @internal Called by the build: the app's authentication handler (for `ctx.identity` and `authRequired`). */
+  /**
+   * @internal The app's authentication handler (for `ctx.identity` and `authRequired`), with no
+   * per-tool rules: a bare `Mcp` serving itself (tests). The build calls `useGate` instead.
+   */
   useAuthentication(handler: AuthenticationHandler | null): void {
-    this.auth = handler;
+    this.gate = { handler, authRequired: this.http.authRequired, auth: this.extras.auth, tools: new Map() };
+  }
+
+  /** @internal Called by the build: the app's authentication, the endpoint's rule and every route tool's. */
+  useGate(gate: GateConfig): void {
+    this.gate = gate;
   }
 
   /** @internal Called by the mount: with tracing on, each tool call runs in a span (src/observability/). */
@@ -359,7 +369,13 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
     try {
       return await handleHttp(request, body, {
         config: this.http,
-        auth: this.auth,
+        // Without a build (a bare Mcp): no handler, so `authRequired` refuses everything (fails closed).
+        gate: this.gate ?? {
+          handler: null,
+          authRequired: this.http.authRequired,
+          auth: this.extras.auth,
+          tools: new Map(),
+        },
         engine: () => this.loadEngine(),
         relay: this.relay,
       });

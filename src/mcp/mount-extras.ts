@@ -18,6 +18,7 @@ import {
   type RouteTool,
   type RouteToolSpec,
 } from "./route-tools/collect.ts";
+import type { McpContext } from "./types.ts";
 
 export type { RouteTool } from "./route-tools/collect.ts";
 
@@ -29,7 +30,7 @@ export interface PreparedExtras {
 
 /** Before compiling: the tool specs (names and schemas checked: errors stop the start) and the metadata routes. */
 export function prepareMcpExtras(mcp: Mcp, placed: readonly PlacedRoute[]): PreparedExtras {
-  const specs = describeRouteTools(placed, mcp.extras.filters);
+  const specs = describeRouteTools(placed, mcp.extras.filters, handToolNames(mcp));
   const auth = mcp.extras.auth;
   if (auth === null) return { routes: [], specs };
   const taken = new Set(placed.flatMap(({ route }) => (route.method === "GET" ? [route.path] : [])));
@@ -62,4 +63,48 @@ export function gateConfig(
   return { handler, authRequired: mcp.authRequired, auth: mcp.extras.auth, tools: access };
 }
 
-export { checkEndpoint, checkTools, hasToolRules, parsedBody } from "./auth/gate.ts";
+/**
+ * Registers the route tools with the engine, replacing those of an earlier
+ * build of the same app (`app.request()` then `start()` build twice). A call
+ * forwards the MCP caller's HTTP request (its headers, its origin) and the
+ * call's abort signal to the route.
+ */
+export function registerRouteTools(mcp: Mcp, tools: readonly RouteTool[]): void {
+  for (const name of mcp.extras.registered) mcp.removeTool(name);
+  mcp.extras.registered = [];
+  for (const tool of tools) {
+    mcp.registry.addTool(
+      (input, ctx: McpContext) =>
+        tool.call(input, {
+          headers: ctx.request.raw.headers,
+          origin: originOf(ctx.request.raw.url),
+          signal: ctx.signal,
+        }),
+      {
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: tool.annotations,
+      },
+    );
+    mcp.extras.registered.push(tool.name);
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined; // a bare target (no Host): the route's request gets http://localhost
+  }
+}
+
+/** Names of the tools registered by hand (`app.mcp.tool`), which a route tool may not take. */
+export function handToolNames(mcp: Mcp): [string, string][] {
+  const mine = new Set(mcp.extras.registered);
+  return [...mcp.registry.tools.keys()]
+    .filter((name) => !mine.has(name))
+    .map((name) => [name, `app.mcp.tool '${name}'`]);
+}

@@ -11,13 +11,10 @@ import type { Dispatcher } from "../serve/dispatch.ts";
 import type { Mcp } from "./index.ts";
 import {
   bindMcpRouteTools,
-  checkEndpoint,
-  checkTools,
   gateConfig,
-  hasToolRules,
-  parsedBody,
   prepareMcpExtras,
   type RouteTool,
+  registerRouteTools,
   wantsEndpoint,
 } from "./mount-extras.ts";
 
@@ -44,28 +41,18 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
           // The build's tracing hooks (absent when tracing is off): tool calls get their own spans.
           mcp.useTracing(context.config.tracing);
           if (!context.table.has(MCP_PATH)) {
-            const access = gateConfig(mcp, tree.root.authHandler, routeTools);
-            // The gate (src/mcp/auth/gate.ts) answers 401/403 with the MCP authorization challenges first;
-            // the engine reads the body itself, unless the gate had to look into it for per-tool rules
-            // (then the pipeline reads it and the engine gets the same bytes).
-            const peeks = hasToolRules(access);
-            // The gate has decided; the engine still authenticates for ctx.identity when the gate did not.
-            mcp.useAuthentication(tree.root.authHandler);
+            // Who may call: the endpoint's rule and every route tool's, enforced in src/mcp/http-auth.ts.
+            mcp.useGate(gateConfig(mcp, tree.root.authHandler, routeTools));
+            registerRouteTools(mcp, routeTools);
             // The SDK is imported now, at start, so the first call does not pay for it.
             void mcp.loadEngine();
             const methods = new Map<string, Dispatcher>();
             for (const method of METHODS) {
-              const handler = async (request: Request) => {
-                const body = peeks && method === "POST" ? request.bodyBytes : null;
-                const refused =
-                  (await checkEndpoint(request, access)) ??
-                  (body === null ? null : await checkTools(request, parsedBody(body), access));
-                if (refused !== null) return refused;
-                return mcp.handle(request, body ?? undefined);
-              };
+              // The MCP module reads the body itself (bounded by its own limit).
+              const handler = (request: Request) => mcp.handle(request);
               methods.set(
                 method,
-                context.wrap(context.builtIn(MCP_PATH, method, handler, { rawBody: !peeks }), {
+                context.wrap(context.builtIn(MCP_PATH, method, handler, { rawBody: true }), {
                   method,
                   pattern: MCP_PATH,
                 }),

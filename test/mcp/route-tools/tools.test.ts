@@ -76,6 +76,20 @@ describe("names", () => {
     await expect(start).rejects.toThrow("already used");
   });
 
+  test("a route tool may not take the name of an app.mcp.tool; building twice keeps one set", async () => {
+    const app = new Webfw(import.meta.path);
+    app.mcp.tool(() => "hand", { name: "get_a" });
+    app.get("/a", () => "a", { mcp: true });
+    await expect(app.build()).rejects.toThrow(
+      "MCP tool name 'get_a' of GET /a is already used by app.mcp.tool 'get_a'",
+    );
+    const twice = new Webfw(import.meta.path);
+    twice.get("/b", () => "b", { mcp: true });
+    await twice.build();
+    await twice.build(); // app.request() then start(): the second build replaces the first's tools
+    expect([...twice.mcp.registry.tools.keys()]).toEqual(["get_b"]);
+  });
+
   test("mcp on a HEAD route, or a malformed option, is refused at start", async () => {
     const head = new Webfw(import.meta.path);
     head.head("/h", () => null, { mcp: true });
