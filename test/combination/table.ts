@@ -694,7 +694,8 @@ export const FEATURES: Feature[] = [
       "exception-handler":
         "the route's error reaches the client as an isError tool result, not an HTTP error",
       "request-timeout": "the route's 503 reaches the client as an isError tool result, not an HTTP status",
-      "problem-details": "the MCP endpoint answers in JSON-RPC, and the route's errors are isError tool results",
+      "problem-details":
+        "the MCP endpoint answers in JSON-RPC, and the route's errors are isError tool results",
     },
   },
 ];
