@@ -407,3 +407,33 @@ describe("tracing across --processes 2", () => {
     }
   });
 });
+
+describe("--dev with --otel and --metrics", () => {
+  let receiver: OtlpReceiver;
+  let app: Program;
+
+  beforeAll(async () => {
+    receiver = startOtlpReceiver();
+    app = await launchProgram(APP, ["--dev", "--otel", "--metrics"], {
+      env: otelEnv(receiver, "http/protobuf"),
+    });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    receiver?.stop();
+  });
+
+  test("the reloaded child traces and serves /metrics", async () => {
+    const client = clientContext();
+    expect((await fetch(`${app.url}/users/5`, { headers: { traceparent: client.traceparent } })).status).toBe(
+      200,
+    );
+    const [span] = await traceSpans(receiver, client.traceId, 1);
+    expect(span?.name).toBe("GET /users/:id");
+    expect(span?.parentSpanId).toBe(client.spanId);
+    const text = await (await fetch(`${app.url}/metrics`)).text();
+    expect(text).toContain(
+      'http_server_request_duration_seconds_count{method="GET",route="/users/:id",status="200"} 1',
+    );
+  });
+});
