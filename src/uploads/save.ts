@@ -5,28 +5,30 @@
  * so no partial file is ever left at the target or beside it.
  */
 import { randomUUID } from "node:crypto";
-import { open, rename, unlink } from "node:fs/promises";
+import { closeSync, openSync, writeSync } from "node:fs";
+import { rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export async function saveStream(source: AsyncIterable<Uint8Array>, path: string): Promise<number> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.part`);
   // "wx": never follow or reuse an existing file under that name.
-  const file = await open(temporary, "wx");
+  const fd = openSync(temporary, "wx");
+  let open = true;
   let size = 0;
   try {
     for await (const chunk of source) {
+      // Synchronous writes land in the page cache at once: each chunk is written and dropped
+      // before the next is read, so memory does not pile up behind a write queue.
       let offset = 0;
-      while (offset < chunk.byteLength) {
-        const { bytesWritten } = await file.write(chunk, offset, chunk.byteLength - offset);
-        offset += bytesWritten;
-      }
+      while (offset < chunk.byteLength) offset += writeSync(fd, chunk, offset, chunk.byteLength - offset);
       size += chunk.byteLength;
     }
-    await file.close();
+    closeSync(fd);
+    open = false;
     await rename(temporary, path);
     return size;
   } catch (error) {
-    await file.close().catch(() => {});
+    if (open) closeSync(fd);
     await unlink(temporary).catch(() => {});
     throw error;
   }

@@ -191,8 +191,9 @@ export class MultipartScanner {
         this.state = "boundary";
         return out.length > 0 ? out : null;
       }
-      // Everything but a possible start of the delimiter belongs to the part.
-      const safe = this.buf.length - (this.delimiter.length - 1);
+      // Everything but a possible start of the delimiter belongs to the part. Holding back only
+      // a real prefix of it (usually nothing) means the next chunk is used as it is, not copied.
+      const safe = this.buf.length - this.heldBack();
       if (safe > 0) {
         const out = this.buf.subarray(0, safe);
         this.buf = this.buf.subarray(safe);
@@ -200,6 +201,17 @@ export class MultipartScanner {
       }
       if (!(await this.fill())) throw malformed("truncated body (missing final boundary)");
     }
+  }
+
+  /** How many bytes at the end of the buffer could begin a delimiter (it starts with CR). */
+  private heldBack(): number {
+    const buf = this.buf;
+    const from = Math.max(0, buf.length - (this.delimiter.length - 1));
+    for (let at = buf.indexOf(CR, from); at !== -1; at = buf.indexOf(CR, at + 1)) {
+      const tail = buf.length - at;
+      if (buf.compare(this.delimiter, 0, tail, at) === 0) return tail;
+    }
+    return 0;
   }
 
   /** Stops reading: the rest of the body is left to the server (and dropped with the connection). */
