@@ -12,11 +12,8 @@ import type { GateConfig } from "./auth/gate.ts";
 import type { EngineInput, McpEngine } from "./engine-types.ts";
 import { authenticateMcp, authorizeCalls } from "./http-auth.ts";
 import { classify, INVALID_REQUEST, PARSE_ERROR, tooDeep } from "./jsonrpc.ts";
-import { normaliseOrigin, type OriginPolicy, originProblem } from "./origin-guard.ts";
-
-/** Protocol revisions the endpoint accepts in `MCP-Protocol-Version` (the SDK negotiates among them). */
-export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
-export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
+import { type OriginPolicy, originProblem } from "./origin-guard.ts";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "./versions.ts";
 
 export interface HttpConfig extends OriginPolicy {
   authRequired: boolean;
@@ -242,8 +239,4 @@ export async function handleHttp(
     if (relayed !== null) return relayed;
   }
   return withCors(await engine.handle(input), cors);
-}
-
-export function normaliseOrigins(origins: readonly string[]): string[] {
-  return origins.map(normaliseOrigin);
 }

@@ -17,9 +17,9 @@ import type { GateConfig } from "./auth/gate.ts";
 import type { McpAuthOptions } from "./auth/options.ts";
 import type { EngineSettings } from "./engine.ts";
 import type { McpEngine } from "./engine-types.ts";
-import { type HttpConfig, handleHttp, normaliseOrigins, type SessionRelay } from "./http.ts";
-import { isLoopbackHost } from "./origin-guard.ts";
-import { ProcessRelay } from "./process-relay.ts";
+import type { HttpConfig, SessionRelay } from "./http.ts";
+import { isLoopbackHost, normaliseOrigin } from "./origin-guard.ts";
+import type { ProcessRelay } from "./process-relay.ts";
 import { Registry, type StoredFn } from "./registry.ts";
 import type { RouteFilter } from "./route-tools/options.ts";
 import { McpExtras } from "./route-tools/settings.ts";
@@ -37,7 +37,6 @@ import type {
 import type { TemplateNames, TemplateParams } from "./uri-template.ts";
 
 export type { McpAuthOptions } from "./auth/options.ts";
-export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./http.ts";
 export type {
   RouteFilter,
   RouteInfo,
@@ -46,6 +45,7 @@ export type {
 } from "./route-tools/options.ts";
 export type * from "./types.ts";
 export type { TemplateNames, TemplateParams } from "./uri-template.ts";
+export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./versions.ts";
 
 /** The values a tool or prompt function receives: typed by `args` when given, else the raw JSON object. */
 export type McpArgs<S extends ArgShape> = InferArgs<S>;
@@ -186,6 +186,7 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   private gate: GateConfig | null = null;
   private relay: SessionRelay | null = null;
   private processRelay: ProcessRelay | null = null;
+  private relayStarting: Promise<void> | null = null;
   private engine: Promise<McpEngine> | null = null;
 
   /** @internal Authorization and routes-as-tools settings (src/mcp/auth/, src/mcp/route-tools/). */
@@ -277,7 +278,8 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
       if (options.authRequired === undefined) http.authRequired = true;
     }
     if (options.authRequired !== undefined) http.authRequired = options.authRequired;
-    if (options.allowedOrigins !== undefined) http.allowedOrigins = normaliseOrigins(options.allowedOrigins);
+    if (options.allowedOrigins !== undefined)
+      http.allowedOrigins = options.allowedOrigins.map(normaliseOrigin);
     if (options.allowedHosts !== undefined)
       http.allowedHosts = options.allowedHosts.map((host) => host.trim().toLowerCase());
     if (options.maxBodySize !== undefined)
@@ -330,20 +332,23 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
    */
   listening(hostname: string): void {
     this.listeningOn(hostname);
-    if (this.processRelay !== null || !isSupervisedChild() || this.http.stateless) return;
-    const relay = new ProcessRelay(process.ppid, process.env[CHILD_INDEX_ENV] ?? "0", {
-      handle: (request, body) => this.handle(request, body),
-      notifyLocal: (uri) => this.notifyLocal(uri),
+    if (this.relayStarting !== null || !isSupervisedChild() || this.http.stateless) return;
+    // Imported here: only a --processes child with MCP needs the relay (and its Unix socket).
+    this.relayStarting = import("./process-relay.ts").then(({ ProcessRelay }) => {
+      const relay = new ProcessRelay(process.ppid, process.env[CHILD_INDEX_ENV] ?? "0", {
+        handle: (request, body) => this.handle(request, body),
+        notifyLocal: (uri) => this.notifyLocal(uri),
+      });
+      relay.start();
+      this.processRelay = relay;
+      this.settings.newId = relay.newId;
+      this.relay = relay.relay;
     });
-    relay.start();
-    this.processRelay = relay;
-    this.settings.newId = relay.newId;
-    this.relay = relay.relay;
   }
 
   /** @internal The engine, loaded once (the SDK is imported here, on first use). */
   loadEngine(): Promise<McpEngine> {
-    this.engine ??= import("./engine.ts").then(({ createEngine }) =>
+    this.engine ??= Promise.all([import("./engine.ts"), import("./http.ts")]).then(([{ createEngine }]) =>
       createEngine(this.registry, this.settings),
     );
     return this.engine;
@@ -351,6 +356,8 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
 
   /** @internal Ends every session (the app is stopping). */
   async close(): Promise<void> {
+    await this.relayStarting;
+    this.relayStarting = null;
     this.processRelay?.stop();
     this.processRelay = null;
     this.relay = null;
@@ -367,6 +374,8 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   async handle(input: Request | globalThis.Request, body?: Uint8Array): Promise<globalThis.Response> {
     const request = input instanceof Request ? input : new Request(input, {});
     try {
+      // Loaded on the first request (the build preloads it with the engine when MCP is on).
+      const { handleHttp } = await import("./http.ts");
       return await handleHttp(request, body, {
         config: this.http,
         // Without a build (a bare Mcp): no handler, so `authRequired` refuses everything (fails closed).

@@ -92,5 +92,6 @@ describe("Inspector CLI", () => {
     );
     expect(prompt.code).toBe(0);
     expect(JSON.parse(prompt.stdout).messages).toHaveLength(2);
-  });
+    // Three Inspector runs of ~1.5 s each: more than bun's default 5 s on a loaded machine.
+  }, 30_000);
 });
