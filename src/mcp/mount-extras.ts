@@ -79,6 +79,7 @@ export function registerRouteTools(mcp: Mcp, tools: readonly RouteTool[]): void 
           headers: ctx.request.raw.headers,
           origin: originOf(ctx.request.raw.url),
           signal: ctx.signal,
+          requestId: ctx.request.id,
         }),
       {
         name: tool.name,

@@ -18,6 +18,8 @@ export interface Caller {
   origin?: string;
   /** Aborted when the MCP client cancels the call; the route sees it as `request.raw.signal`. */
   signal?: AbortSignal;
+  /** The MCP request's id: the route's request carries it as `X-Request-Id`, so both log lines correlate. */
+  requestId?: string;
 }
 
 /**
@@ -117,6 +119,7 @@ export function buildCall(
     if (!NOT_FORWARDED.has(name.toLowerCase())) headers.append(name, value);
   }
   headers.set("accept", "application/json, text/plain;q=0.9, */*;q=0.8");
+  if (caller.requestId !== undefined) headers.set("x-request-id", caller.requestId);
   if (body !== undefined) headers.set("content-type", "application/json");
 
   const search = query.size > 0 ? `?${query}` : "";

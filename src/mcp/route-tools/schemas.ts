@@ -157,6 +157,23 @@ export interface OutputPlan {
   wrapped: boolean;
 }
 
+/**
+ * `additionalProperties: false` removed everywhere. Validators write it on the output side because
+ * parsing strips unknown keys, but webfw documents a response schema, it does not parse the handler's
+ * value through it: a route that returns one field more than documented would otherwise be rejected by
+ * clients that check `structuredContent` against `outputSchema` (the v2 SDK client does).
+ */
+function open(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(open);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "additionalProperties" && value === false) continue;
+    out[key] = open(value);
+  }
+  return out;
+}
+
 export function outputPlan(route: RouteRecord): OutputPlan | null {
   const responses = route.options.responses ?? {};
   const key = Object.keys(responses)
@@ -166,7 +183,9 @@ export function outputPlan(route: RouteRecord): OutputPlan | null {
   const doc = responses[key];
   if (typeof doc !== "object" || doc === null || doc.schema === undefined || !isJsonMedia(doc.contentType))
     return null;
-  const schema = schemaOf(doc.schema, `responses.${key} of ${route.method} ${route.path}`, "output");
+  const schema = open(
+    schemaOf(doc.schema, `responses.${key} of ${route.method} ${route.path}`, "output"),
+  ) as JsonSchema;
   if (schema.type === "object") return { schema, wrapped: false };
   const { $defs, ...inner } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
   const wrappedSchema: JsonSchema = { type: "object", properties: { result: inner }, required: ["result"] };

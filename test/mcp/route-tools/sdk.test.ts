@@ -5,6 +5,7 @@
  * 400 as isError), and through a before-middleware that short-circuits.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import * as v2 from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
@@ -43,10 +44,11 @@ beforeAll(async () => {
   });
   app.get(
     "/notes/:id",
-    ({ args, identity }) => {
+    (request) => {
+      const { args, identity } = request;
       const note = notes.get(args.id);
       return note
-        ? { ...note, readBy: identity?.claims.sub ?? null }
+        ? { ...note, readBy: identity?.claims.sub ?? null, requestId: request.id }
         : [{ error: `no note ${args.id}` }, 404];
     },
     {
@@ -93,7 +95,10 @@ afterAll(() => server?.stop(true));
 
 async function connect(token?: string): Promise<Client> {
   const client = new Client({ name: "route-tools", version: "1.0.0" });
-  const requestInit = token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } };
+  // The reader sends its own request id: the route called as a tool carries the MCP request's id.
+  const headers: Record<string, string> = token === "reader" ? { "x-request-id": "trace-me-1" } : {};
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  const requestInit = { headers };
   await client.connect(new StreamableHTTPClientTransport(new URL(resource), { requestInit }));
   return client;
 }
@@ -124,7 +129,13 @@ describe("route tools over the SDK client", () => {
     expect(created.structuredContent).toEqual({ id: 1, title: "first", by: "wes" });
     const reader = await connect("reader");
     const read = await reader.callTool({ name: "get_notes_by_id", arguments: { id: 1 } });
-    expect(read.structuredContent).toEqual({ id: 1, title: "first", by: "wes", readBy: "rita" });
+    expect(read.structuredContent).toEqual({
+      id: 1,
+      title: "first",
+      by: "wes",
+      readBy: "rita",
+      requestId: "trace-me-1",
+    });
     const stats = await reader.callTool({ name: "get_admin_stats", arguments: {} });
     expect(stats.structuredContent).toEqual({ notes: 1 });
     await writer.close();
@@ -195,5 +206,28 @@ describe("route tools over the SDK client", () => {
       content: [{ type: "text", text: "423 Locked: note 13 is sealed" }],
     });
     await reader.close();
+  });
+});
+
+describe("the v2 client (@modelcontextprotocol/client)", () => {
+  test("lists the route tools and calls one; its structured result passes the client's outputSchema check", async () => {
+    const client = new v2.Client({ name: "route-tools-v2", version: "1.0.0" });
+    await client.connect(
+      new v2.StreamableHTTPClientTransport(new URL(resource), {
+        requestInit: { headers: { authorization: "Bearer writer" } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["add_note", "get_admin_stats", "get_notes_by_id"]);
+    const created = await client.callTool({ name: "add_note", arguments: { title: "from v2" } });
+    const id = (created.structuredContent as { id: number }).id;
+    const read = await client.callTool({ name: "get_notes_by_id", arguments: { id } });
+    expect(read.isError).toBeFalsy();
+    expect(read.structuredContent).toMatchObject({ id, title: "from v2", by: "wes", readBy: "wes" });
+    // No id of its own: the MCP request's generated one (a UUIDv7) reaches the route.
+    expect((read.structuredContent as { requestId: string }).requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const bad = await client.callTool({ name: "get_notes_by_id", arguments: { id: "x" } });
+    expect(bad.isError).toBe(true);
+    await client.close();
   });
 });
