@@ -211,6 +211,33 @@ export const SCENARIOS: Scenario[] = [
     check: expectBody(HELLO),
   },
   {
+    // Issue #18 (DESIGN §4): the cost of production features on GET /. The Redis variant starts its own
+    // redis-server on a unix socket, pinned with the server (so it takes from the server's core).
+    name: "prod",
+    title: "GET / with request ids, a rate limit never hit (memory, Redis)",
+    kind: "http",
+    path: "/",
+    baseline: "raw",
+    variants: [
+      raw,
+      { id: "webfw", label: "webfw (nothing on)", server: "webfw", env: {} },
+      { id: "webfw-ids", label: "webfw requestId: true", server: "webfw", env: { BENCH_PROD: "request-id" } },
+      {
+        id: "webfw-limit",
+        label: "webfw rateLimit (memory)",
+        server: "webfw",
+        env: { BENCH_PROD: "limit-memory" },
+      },
+      {
+        id: "webfw-redis",
+        label: "webfw rateLimit (Redis)",
+        server: "webfw",
+        env: { BENCH_PROD: "limit-redis" },
+      },
+    ],
+    check: expectBody(HELLO),
+  },
+  {
     name: "rss",
     title: "RSS idle and after N requests of GET /",
     kind: "rss",

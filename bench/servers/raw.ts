@@ -15,6 +15,7 @@ const notFound = () => new Response("Not Found", { status: 404 });
 function routesFor(name: string): Routes {
   switch (name) {
     case "hello":
+    case "prod":
     case "fast":
     case "rss":
     case "observability":

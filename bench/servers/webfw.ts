@@ -4,7 +4,7 @@
  * every Worker imports this file again in worker mode, where `start()` does
  * not listen; the routes must therefore be registered the same way there.
  */
-import { Response, Webfw } from "../../src/index.ts";
+import { MemoryStore, RedisStore, Response, Webfw } from "../../src/index.ts";
 import type { RouterEngine } from "../../src/match/types.ts";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
 import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
@@ -21,9 +21,15 @@ const app = new Webfw(import.meta.path, {
   router: engine,
   tracing: process.env.BENCH_TRACING === "1",
   metrics: process.env.BENCH_METRICS === "1",
+  // The `prod` scenario's request-id variant (issue #18).
+  requestId: process.env.BENCH_PROD === "request-id",
 });
 
 switch (scenario) {
+  case "prod":
+    await productionFeatures(app, process.env.BENCH_PROD ?? "");
+    app.get("/", () => HELLO);
+    break;
   case "hello":
   case "fast":
   case "rss":
@@ -83,3 +89,30 @@ const handle = await app.start({
 });
 // Inside a handler Worker start() does not listen (port 0): nothing to announce.
 if (handle.port !== 0) announce(handle.port);
+
+/**
+ * The `prod` scenario's variants (issue #18): request ids, or a limit no request reaches, counted in
+ * memory or in a redis-server this process starts on a unix socket (and stops when it exits).
+ */
+async function productionFeatures(target: Webfw, feature: string): Promise<void> {
+  if (feature === "request-id") return; // an option of the app (above)
+  if (feature === "limit-memory") {
+    target.rateLimit({ limit: 1_000_000_000, windowMs: 3_600_000, store: new MemoryStore() });
+  } else if (feature === "limit-redis") {
+    const socket = `/tmp/webfw-bench-redis-${process.pid}.sock`;
+    const redis = Bun.spawn(
+      ["redis-server", "--port", "0", "--unixsocket", socket, "--save", "", "--appendonly", "no"],
+      {
+        stdout: "ignore",
+        stderr: "ignore",
+      },
+    );
+    process.on("exit", () => redis.kill());
+    for (let i = 0; i < 100 && !(await Bun.file(socket).exists()); i++) await Bun.sleep(50);
+    target.rateLimit({
+      limit: 1_000_000_000,
+      windowMs: 3_600_000,
+      store: new RedisStore({ url: `redis+unix://${socket}` }),
+    });
+  } else if (feature !== "") throw new Error(`webfw: unknown BENCH_PROD ${feature}`);
+}

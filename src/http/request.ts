@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import type { Identity } from "../auth/identity.ts";
+import type { BackgroundTask } from "../background/tasks.ts";
 import {
   DEFAULT_FORM_LIMITS,
   type FormLimits,
@@ -62,6 +63,8 @@ export class Request<
   private argsValue: A | null = null;
   private stateValue: Record<string, unknown> | null = null;
   private idValue: string | null = null;
+  /** @internal Tasks left by `background()`, started by the dispatcher after the response (src/background/). */
+  backgroundTasks: BackgroundTask[] | null = null;
 
   constructor(
     raw: globalThis.Request,
@@ -98,6 +101,18 @@ export class Request<
   }
   set id(value: string) {
     this.idValue = value;
+  }
+
+  /**
+   * Runs `task` after the response has been written (docs/events.md#background-tasks): sync or
+   * async, in order with the request's other tasks; on the Worker for offloaded routes. Its errors
+   * are logged with the request id; the client never sees them. Shutdown waits for running tasks
+   * within the drain timeout. Tasks of a request whose handler throws are dropped.
+   */
+  background(task: BackgroundTask): void {
+    if (typeof task !== "function") throw new TypeError("request.background() takes a function");
+    if (this.backgroundTasks === null) this.backgroundTasks = [task];
+    else this.backgroundTasks.push(task);
   }
 
   /** Per-request state for middlewares (sessions, timing, …). */

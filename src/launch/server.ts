@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import type { AppState } from "../app-state.ts";
+import { drainBackground } from "../background/tasks.ts";
 import { inDiscoverMode } from "../embed/directories.ts";
 import { logger } from "../log/logger.ts";
 import { startTelemetry } from "../observability/start.ts";
@@ -91,9 +92,14 @@ export async function startServer(app: AppState, options: StartOptions): Promise
     stopping ??= (async () => {
       // What would hold the server open (open WebSockets: 1001 going away) is closed first.
       for (const feature of compiled.features) feature.stopping?.();
+      const drainMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_MS;
+      const drainUntil = performance.now() + drainMs;
       const drained = server.stop(force);
-      const timeout = Bun.sleep(options.drainTimeoutMs ?? DEFAULT_DRAIN_MS).then(() => "timeout" as const);
+      const timeout = Bun.sleep(drainMs).then(() => "timeout" as const);
       if ((await Promise.race([drained, timeout])) === "timeout") await server.stop(true);
+      // Background tasks of the drained requests finish within what is left of the drain timeout,
+      // before the shutdown handlers close what they may use (src/background/).
+      await drainBackground(force ? 0 : drainUntil - performance.now());
       compiled.runtime.close();
       await compiled.close();
       await pool?.close();

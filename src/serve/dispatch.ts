@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import { isStandardSchema, issuePath } from "../args/standard-schema.ts";
 import { ArgError, type ArgSpec, ObjectSpec } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
+import { afterResponse } from "../background/after-response.ts";
 import type { FormLimits } from "../body/forms.ts";
 import { isFormContentType } from "../body/forms.ts";
 import { type BodyLimits, readBody } from "../body/read-body.ts";
@@ -121,11 +122,11 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
         const value = handler(request);
         if (value instanceof Promise) {
           return value.then(
-            (resolved) => toWebResponse(resolved, raw),
+            (resolved) => afterResponse(request, toWebResponse(resolved, raw)),
             (error) => fail(error, request),
           );
         }
-        const response = toWebResponse(value, raw);
+        const response = afterResponse(request, toWebResponse(value, raw));
         return response instanceof Promise ? response.catch((error) => fail(error, request)) : response;
       } catch (error) {
         return fail(error, request);
@@ -166,13 +167,14 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
       if (isThenable(value)) value = await value;
       if (plan.after.length === 0) {
         const response = toWebResponse(value, raw);
-        return finish(response instanceof Promise ? await response : response, raw);
+        // Background tasks (src/background/) start once the response is ready for Bun.
+        return afterResponse(request, finish(response instanceof Promise ? await response : response, raw));
       }
       let converted = toWebfwResponse(value, raw);
       if (converted instanceof Promise) converted = await converted;
       let response = runAfter(converted, request, plan.after);
       if (response instanceof Promise) response = await response;
-      return finish(response.toWeb(), raw);
+      return afterResponse(request, finish(response.toWeb(), raw));
     } catch (error) {
       return fail(error, request);
     }

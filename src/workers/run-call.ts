@@ -16,6 +16,8 @@
  */
 import type { AppState } from "../app-state.ts";
 import { Identity } from "../auth/identity.ts";
+import { handOver } from "../background/after-response.ts";
+import { drainBackground } from "../background/tasks.ts";
 import { Request } from "../http/request.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebResponse } from "../response/convert.ts";
@@ -64,6 +66,9 @@ export async function loadHandlers(app: AppState): Promise<LoadedApp> {
 /** The shutdown handlers of the Worker's app, each run even when an earlier one fails. */
 export async function runShutdown(loaded: LoadedApp): Promise<string[]> {
   const errors: string[] = [];
+  // Background tasks of offloaded handlers finish first (they may use what shutdown handlers close),
+  // within the time the pool gives a Worker to close (src/workers/pool.ts).
+  await drainBackground(WORKER_DRAIN_MS);
   for (const handler of loaded.app?.shutdownHandlers ?? []) {
     try {
       await handler();
@@ -73,6 +78,9 @@ export async function runShutdown(loaded: LoadedApp): Promise<string[]> {
   }
   return errors;
 }
+
+/** How long a closing Worker waits for its background tasks (the pool waits 5 s for the whole close). */
+const WORKER_DRAIN_MS = 4_000;
 
 /** Bodies the main thread is pulling, by call id. */
 const streams = new Map<number, ReadableStreamDefaultReader<Uint8Array>>();
@@ -109,6 +117,8 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
     const response = call.trace
       ? await (await import("../observability/worker-trace.ts")).runTraced(call.trace, call.route, invoke)
       : await invoke();
+    // Background tasks run here in the Worker, after this reply is posted (setImmediate, src/background/).
+    handOver(request);
     let body: Uint8Array | null = null;
     let streamed = false;
     if (response.body !== null) {

@@ -23,6 +23,8 @@
  * effect. Features that cannot take it list the layer in their `skip`.
  */
 import { expect } from "bun:test";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { client } from "../../src/client/index.ts";
 import { isCompressibleType } from "../../src/compression/eligible.ts";
@@ -698,6 +700,51 @@ export const FEATURES: Feature[] = [
         "the MCP endpoint answers in JSON-RPC, and the route's errors are isError tool results",
     },
   },
+  {
+    // request.background: the answer comes first; the task (on the Worker when offloaded) then writes
+    // a file named by the exchange's token, which the exchange waits for.
+    name: "background",
+    register(app, ctx) {
+      app.get(
+        featurePath("background"),
+        (request) => {
+          const token = request.queryParams.get("token", "") as string;
+          const answer = () => {
+            if (/^[0-9a-f-]{36}$/.test(token)) {
+              const user = who(request);
+              request.background(async () => {
+                await Bun.sleep(50);
+                // Written aside, then renamed: the exchange never sees a half-written file.
+                const file = backgroundFile(token);
+                await Bun.write(`${file}.part`, `${user} ${request.id}`);
+                renameSync(`${file}.part`, file);
+              });
+            }
+            return { queued: true, user: who(request) };
+          };
+          return ctx.guard(request)?.then(answer) ?? answer();
+        },
+        ctx.routeOptions,
+      );
+    },
+    async exchange(base, init) {
+      const token = crypto.randomUUID();
+      const query = [init.query, `token=${token}`].filter(Boolean).join("&");
+      const result = await httpExchange(base, featurePath("background"), { ...init, query });
+      const file = backgroundFile(token);
+      if (result.status === 200) {
+        for (let i = 0; i < 300 && !existsSync(file); i++) await Bun.sleep(10);
+        result.headers.set("x-task", existsSync(file) ? readFileSync(file, "utf8") : "missing");
+        rmSync(file, { force: true });
+      }
+      return result;
+    },
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(JSON.parse(result.body)).toEqual({ queued: true, user: "ada" });
+      expect(result.headers.get("x-task")).toStartWith("ada ");
+    },
+  },
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
@@ -722,6 +769,11 @@ function registerTypedClientRoute(app: Webfw, ctx: FeatureContext) {
   );
 }
 type TypedClientRoutes = { route: ReturnType<typeof registerTypedClientRoute> };
+
+/** Where the background row's task leaves its mark (the suite's app may run in other processes). */
+function backgroundFile(token: string): string {
+  return join(tmpdir(), `webfw-combination-background-${token}`);
+}
 
 /** The identity's user, or "anonymous". */
 function who(request: Request): string {
