@@ -127,16 +127,6 @@ export function calledTools(body: unknown): string[] {
   return names;
 }
 
-/** A body as JSON, or undefined when it is not (the engine answers that with its own 400). */
-export function parsedBody(bytes: Uint8Array): unknown {
-  if (bytes.byteLength === 0) return undefined;
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The endpoint's own rule, for every request but a CORS preflight: sets
  * `request.identity` (with the app's handler, whenever a credential is sent)
@@ -184,9 +174,4 @@ export async function checkTools(
     if (missing.length > 0) return forbidden(config, required, missing);
   }
   return null;
-}
-
-/** Whether any tool has a rule of its own (then the POST body must be looked at). */
-export function hasToolRules(config: GateConfig): boolean {
-  return [...config.tools.values()].some((tool) => tool.authRequired || tool.scopes.length > 0);
 }

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { AuthenticationHandler, Identity, type Request, SubRouter, Webfw } from "../../../src/index.ts";
 import { bearerChallenge } from "../../../src/mcp/auth/challenge.ts";
-import { calledTools, parsedBody } from "../../../src/mcp/auth/gate.ts";
+import { calledTools } from "../../../src/mcp/auth/gate.ts";
 import { resolveMcpAuth } from "../../../src/mcp/auth/options.ts";
 import { grantedScopes, missingScopes } from "../../../src/mcp/auth/scopes.ts";
 
@@ -212,7 +212,15 @@ describe("helpers", () => {
 
   test("calledTools reads single messages and batches, and ignores anything malformed", () => {
     const bytes = (value: unknown) =>
-      parsedBody(new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value)));
+      typeof value === "string"
+        ? (() => {
+            try {
+              return JSON.parse(value);
+            } catch {
+              return undefined;
+            }
+          })()
+        : value;
     expect(calledTools(bytes({ method: "tools/call", params: { name: "a" } }))).toEqual(["a"]);
     expect(
       calledTools(
