@@ -3,10 +3,21 @@
  * bodies, and a streaming encoder that flushes after every chunk so a streamed body
  * reaches the client as it is produced, not when the encoder's window fills.
  */
-import zlib from "node:zlib";
+import type * as Zlib from "node:zlib";
 import type { Encoding } from "./negotiate.ts";
 
 type Bytes = Uint8Array<ArrayBuffer>;
+
+let loadedZlib: typeof Zlib | null = null;
+/**
+ * node:zlib costs about 7 MB of resident memory once loaded (measured: `bun` idle 25 MB, 32 MB
+ * after importing it), so it is loaded on the first compressed body: an app without
+ * compression never pays for it (docs/performance.md, "Idle memory").
+ */
+function zlib(): typeof Zlib {
+  loadedZlib ??= require("node:zlib") as typeof Zlib;
+  return loadedZlib;
+}
 
 /** Above this, whole bodies are compressed on Bun's thread pool instead of the event loop. */
 const ASYNC_ABOVE = 1024 * 1024;
@@ -14,14 +25,14 @@ const ASYNC_ABOVE = 1024 * 1024;
 function zlibOptions(
   encoding: Encoding,
   level: number,
-): zlib.ZlibOptions & zlib.BrotliOptions & zlib.ZstdOptions {
+): Zlib.ZlibOptions & Zlib.BrotliOptions & Zlib.ZstdOptions {
   switch (encoding) {
     case "gzip":
       return { level };
     case "br":
-      return { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: level } };
+      return { params: { [zlib().constants.BROTLI_PARAM_QUALITY]: level } };
     case "zstd":
-      return { params: { [zlib.constants.ZSTD_c_compressionLevel]: level } };
+      return { params: { [zlib().constants.ZSTD_c_compressionLevel]: level } };
   }
 }
 
@@ -29,9 +40,9 @@ function zlibOptions(
 export function compressSync(encoding: Encoding, data: Uint8Array, level: number): Bytes {
   const options = zlibOptions(encoding, level);
   let out: Buffer;
-  if (encoding === "gzip") out = zlib.gzipSync(data, options);
-  else if (encoding === "br") out = zlib.brotliCompressSync(data, options);
-  else out = zlib.zstdCompressSync(data, options);
+  if (encoding === "gzip") out = zlib().gzipSync(data, options);
+  else if (encoding === "br") out = zlib().brotliCompressSync(data, options);
+  else out = zlib().zstdCompressSync(data, options);
   return new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength);
 }
 
@@ -44,9 +55,9 @@ export function compressWhole(encoding: Encoding, data: Uint8Array, level: numbe
       if (error) reject(error);
       else resolve(new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength));
     };
-    if (encoding === "gzip") zlib.gzip(data, options, done);
-    else if (encoding === "br") zlib.brotliCompress(data, options, done);
-    else zlib.zstdCompress(data, options, done);
+    if (encoding === "gzip") zlib().gzip(data, options, done);
+    else if (encoding === "br") zlib().brotliCompress(data, options, done);
+    else zlib().zstdCompress(data, options, done);
   });
 }
 
@@ -61,10 +72,10 @@ export function streamEncoder(encoding: Encoding, level: number): StreamEncoder 
   const options = zlibOptions(encoding, level);
   const stream =
     encoding === "gzip"
-      ? zlib.createGzip(options)
+      ? zlib().createGzip(options)
       : encoding === "br"
-        ? zlib.createBrotliCompress(options)
-        : zlib.createZstdCompress(options);
+        ? zlib().createBrotliCompress(options)
+        : zlib().createZstdCompress(options);
   let pending: Buffer[] = [];
   let failure: Error | null = null;
   stream.on("data", (chunk: Buffer) => pending.push(chunk));
@@ -79,10 +90,10 @@ export function streamEncoder(encoding: Encoding, level: number): StreamEncoder 
   };
   const syncFlush =
     encoding === "br"
-      ? zlib.constants.BROTLI_OPERATION_FLUSH
+      ? zlib().constants.BROTLI_OPERATION_FLUSH
       : encoding === "zstd"
-        ? zlib.constants.ZSTD_e_flush
-        : zlib.constants.Z_SYNC_FLUSH;
+        ? zlib().constants.ZSTD_e_flush
+        : zlib().constants.Z_SYNC_FLUSH;
   return {
     push(chunk) {
       return new Promise((resolve, reject) => {

@@ -4,7 +4,6 @@
  */
 import { compileNativePath, describeReport } from "../native/compile.ts";
 import { CreateNativeError, createNativeFile } from "../native/create.ts";
-import { runCreate } from "./create.ts";
 import { type StartFlags, usage } from "./flags.ts";
 import { openUrl } from "./open.ts";
 import { docsUrl, VERSION } from "./version.ts";
@@ -33,7 +32,8 @@ export async function runOneShotAction(
     process.stdout.write(`webfw documentation: ${url}${opened ? " (opening in your browser)" : ""}\n`);
     return 0;
   }
-  if (flags.create) return runCreate(flags.createOptions);
+  // The scaffolder and its templates load only for `--create` (idle memory of a server).
+  if (flags.create) return (await import("./create.ts")).runCreate(flags.createOptions);
   if (flags.createNativeFile !== undefined) {
     try {
       const created = createNativeFile(flags.createNativeFile);

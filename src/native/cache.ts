@@ -1,7 +1,6 @@
 /** Where compiled native libraries live, and how a source maps to its cached library. */
 
 import { suffix } from "bun:ffi";
-import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
@@ -55,7 +54,7 @@ export function libraryPath(
   source: Uint8Array,
   recipe: string,
 ): string {
-  const hash = createHash("sha256")
+  const hash = new Bun.CryptoHasher("sha256")
     .update(recipe)
     .update("\0")
     .update(`${process.platform}-${process.arch}`)

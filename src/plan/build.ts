@@ -24,7 +24,7 @@ import { type RouteTable, Runtime } from "../serve/fallback.ts";
 import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
 import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
 import type { WorkerPool } from "../workers/pool.ts";
-import type { Mount, MountContext, MountedFeature } from "./mount.ts";
+import type { Mount, MountBuild, MountContext, MountedFeature } from "./mount.ts";
 import { planRoute } from "./plan.ts";
 import { checkRouteOptions } from "./route-option-checks.ts";
 import { walkTree } from "./tree.ts";
@@ -111,7 +111,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   const root: RouterBase[] = [app];
   // Features (OpenAPI, MCP, WebSockets, …) plug in here without this file naming them (src/plan/mount.ts).
   const mounts = app.mounts.filter((mount) => !options.disable?.has(mount.name));
-  const builds = mounts.map((mount) => ({ mount, build: mount.prepare(tree) }));
+  const builds: { mount: Mount; build: MountBuild | null }[] = [];
+  for (const mount of mounts) builds.push({ mount, build: await mount.prepare(tree) });
   const owned = [
     ...tree.routes,
     ...builds.flatMap(({ build }) => (build?.routes ?? []).map((route) => ({ route, chain: root }))),

@@ -19,10 +19,10 @@ export interface Mount<E = unknown> {
   readonly name: string;
   /**
    * Called once per build, before any route is compiled; `null` when the feature is off (it
-   * then costs nothing). The returned value carries this build's state, so two builds of one
+   * then costs nothing). May be async, so that a feature loads its modules only when used. The returned value carries this build's state, so two builds of one
    * app (the in-process client and `start()`) never share it.
    */
-  prepare(tree: RouterTree): MountBuild<E> | null;
+  prepare(tree: RouterTree): MountBuild<E> | null | Promise<MountBuild<E> | null>;
 }
 
 export interface MountBuild<E = unknown> {

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
+import type * as NodeCrypto from "node:crypto";
 
 /** A signing secret: text (its UTF-8 bytes are the key) or raw bytes. */
 export type SecretKey = string | Uint8Array;
@@ -67,7 +67,7 @@ export class SessionCodec {
     if (!SIGNATURE.test(signature)) return null;
     const given = Buffer.from(signature, "latin1");
     // timingSafeEqual compares whole digests; stopping at the matching key only tells which key signed.
-    if (!this.keys.some((key) => timingSafeEqual(Buffer.from(this.sign(key, payload), "latin1"), given)))
+    if (!this.keys.some((key) => timingSafeEqual()(Buffer.from(this.sign(key, payload), "latin1"), given)))
       return null;
     let body: unknown;
     try {
@@ -87,4 +87,14 @@ export class SessionCodec {
       .update(`${CONTEXT}\n${this.cookieName}\n${payload}`)
       .digest("base64url");
   }
+}
+
+let nodeCrypto: typeof NodeCrypto | null = null;
+/**
+ * node:crypto costs about 5 MB of resident memory once loaded: only an app that verifies a
+ * session cookie loads it (docs/performance.md, "Idle memory").
+ */
+function timingSafeEqual(): typeof NodeCrypto.timingSafeEqual {
+  nodeCrypto ??= require("node:crypto") as typeof NodeCrypto;
+  return nodeCrypto.timingSafeEqual;
 }

@@ -4,13 +4,12 @@
  * client disconnects, a limit is passed, the disk is full) the temporary file is removed,
  * so no partial file is ever left at the target or beside it.
  */
-import { randomUUID } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export async function saveStream(source: AsyncIterable<Uint8Array>, path: string): Promise<number> {
-  const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.part`);
+  const temporary = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.part`);
   // "wx": never follow or reuse an existing file under that name.
   const fd = openSync(temporary, "wx");
   let open = true;
