@@ -7,16 +7,10 @@
  */
 import type { Request } from "../http/request.ts";
 import type { Mount } from "../plan/mount.ts";
+import type { RouterTree } from "../plan/tree.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
 import type { Mcp } from "./index.ts";
-import {
-  bindMcpRouteTools,
-  gateConfig,
-  prepareMcpExtras,
-  type RouteTool,
-  registerRouteTools,
-  wantsEndpoint,
-} from "./mount-extras.ts";
+import type { RouteTool } from "./mount-extras.ts";
 
 export const MCP_PATH = "/mcp";
 const METHODS = ["POST", "GET", "DELETE", "PUT", "PATCH", "OPTIONS"];
@@ -30,7 +24,11 @@ export interface McpMounted {
 export function mcpMount(mcp: Mcp): Mount<McpMounted> {
   return {
     name: "mcp",
-    prepare(tree) {
+    async prepare(tree) {
+      // The endpoint's modules (gate, route tools, metadata) load only for an app that uses MCP.
+      if (!inUse(mcp, tree)) return null;
+      const { bindMcpRouteTools, gateConfig, prepareMcpExtras, registerRouteTools, wantsEndpoint } =
+        await import("./mount-extras.ts");
       // Route tools are described (and their names checked) before anything is compiled: a clash stops the start.
       const extras = prepareMcpExtras(mcp, tree.routes);
       return {
@@ -71,4 +69,14 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
       };
     },
   };
+}
+
+/** Anything registered, a route with the `mcp` option, `exposeRoutes` or `configure({ auth })`. */
+function inUse(mcp: Mcp, tree: RouterTree): boolean {
+  return (
+    mcp.active ||
+    mcp.extras.filters !== null ||
+    mcp.extras.auth !== null ||
+    tree.routes.some(({ route }) => route.options.mcp !== undefined)
+  );
 }
