@@ -574,22 +574,42 @@ export const FEATURES: Feature[] = [
         args: { a: t.int(), b: t.int() },
       });
     },
-    exchange(base, init) {
-      const body = JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "add", arguments: { a: 2, b: 40 } },
+    // A whole MCP session beside the layer: initialize, then a call carrying the session id (with
+    // --processes 2 it may land on the other process and is relayed to the session's own).
+    async exchange(base, init) {
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+      const opened = await httpExchange(base, "/mcp", init, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "combo", version: "1" },
+          },
+        }),
       });
+      const session = opened.headers.get("mcp-session-id");
+      if (opened.status !== 200 || session === null) return opened;
       return httpExchange(base, "/mcp", init, {
         method: "POST",
-        body,
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "add", arguments: { a: 2, b: 40 } },
+        }),
       });
     },
     verify(result) {
       expect(result.status).toBe(200);
+      expect(result.headers.get("content-type")).toBe("application/json");
       expect(result.body).toContain('"text":"42"');
+      expect(result.body).toContain('"id":1');
     },
     skip: {
       "exception-handler": "a tool's error is a JSON-RPC result (isError), not an HTTP error",
