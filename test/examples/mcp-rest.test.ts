@@ -3,6 +3,9 @@
  * official SDK client over real HTTP, beside plain HTTP calls of the same routes.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import app from "../../examples/mcp-rest.ts";
@@ -99,4 +102,54 @@ describe("examples/mcp-rest.ts", () => {
     expect((await fetch(`${server.url}/todos/${todo.id}`)).status).toBe(404);
     await writer.close();
   });
+});
+
+/** The Inspector CLI as the example's header shows it, run as a subprocess (Node when present, else Bun). */
+async function inspector(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = join(import.meta.dir, "..", "..");
+  const home = mkdtempSync(join(tmpdir(), "webfw-inspector-"));
+  const runtime = Bun.which("node") ?? process.execPath;
+  const child = Bun.spawn(
+    [
+      runtime,
+      join(root, "node_modules", ".bin", "mcp-inspector"),
+      "--cli",
+      `${server.url}/mcp`,
+      "--transport",
+      "http",
+      ...args,
+    ],
+    { cwd: root, env: { ...process.env, HOME: home, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" },
+  );
+  const killer = setTimeout(() => child.kill(), 25_000);
+  try {
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    return { code, stdout, stderr };
+  } finally {
+    clearTimeout(killer);
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+describe("examples/mcp-rest.ts with the MCP Inspector CLI", () => {
+  test("tools/list shows the route tools; tools/call runs a route", async () => {
+    const listed = await inspector("--method", "tools/list");
+    expect(listed.code).toBe(0);
+    const names = (JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    expect(names.sort()).toEqual(["add_todo", "delete_todos_by_id", "get_todos", "get_todos_by_id"]);
+    const called = await inspector(
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "get_todos_by_id",
+      "--tool-arg",
+      "id=1",
+    );
+    expect(called.code).toBe(0);
+    expect(JSON.parse(called.stdout)).toMatchObject({ structuredContent: { id: 1, title: "Try webfw" } });
+  }, 60_000);
 });
