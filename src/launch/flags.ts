@@ -3,10 +3,20 @@
  * (through `app.start()`), so both accept exactly the same flags and reject the same
  * mistakes with the same messages.
  */
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel, parseLogLevel } from "../log/logger.ts";
+import { LOG_LEVELS, type LogFormat, type LogLevel, parseLogLevel } from "../log/logger.ts";
+import { unknownMessage } from "./did-you-mean.ts";
+import { type FlagDef, findFlag, type TemplateName } from "./flag-table.ts";
 
-export type TemplateName = "plain" | "sqlite" | "postgres";
-export const TEMPLATES: readonly TemplateName[] = ["plain", "sqlite", "postgres"];
+export {
+  FLAG_DEFS,
+  type FlagDef,
+  type FlagGroup,
+  type FlagKind,
+  findFlag,
+  TEMPLATES,
+  type TemplateName,
+} from "./flag-table.ts";
+export { usage } from "./help.ts";
 
 export interface CreateFlags {
   /** Package name of the new project (defaults to the directory's name). */
@@ -65,231 +75,6 @@ export class FlagError extends Error {
     super(message);
     this.name = "FlagError";
   }
-}
-
-export type FlagKind = "boolean" | "integer" | "string" | "enum";
-export type FlagGroup = "run" | "create" | "native" | "info";
-
-export interface FlagDef {
-  /** Long name, without dashes. */
-  readonly name: string;
-  readonly kind: FlagKind;
-  readonly description: string;
-  readonly group: FlagGroup;
-  /** Other long names (`compile-rust-path`) or one-letter short names (`h`). */
-  readonly aliases?: readonly string[];
-  readonly valueHint?: string;
-  readonly options?: readonly string[];
-  readonly min?: number;
-  readonly max?: number;
-  /** Accepts `--no-NAME`. */
-  readonly negatable?: boolean;
-  /** Shown in `--help`. */
-  readonly defaultText?: string;
-}
-
-/** Every flag, in `--help` order. citty's argument list for `cli/webfw.ts` is built from this table too. */
-export const FLAG_DEFS: readonly FlagDef[] = [
-  { name: "help", kind: "boolean", group: "info", aliases: ["h"], description: "Show this help and exit" },
-  { name: "version", kind: "boolean", group: "info", description: "Show the webfw version and exit" },
-  {
-    name: "processes",
-    kind: "integer",
-    group: "run",
-    min: 1,
-    max: 1024,
-    valueHint: "N",
-    defaultText: "1",
-    description: "Server processes sharing the port (reusePort); a supervisor restarts crashed ones",
-  },
-  {
-    name: "workers",
-    kind: "integer",
-    group: "run",
-    min: 1,
-    max: 1024,
-    valueHint: "N",
-    defaultText: "1",
-    description: "Worker threads per process for offload: true routes (1 = run them inline)",
-  },
-  {
-    name: "dev",
-    kind: "boolean",
-    group: "run",
-    description: "Development mode: restart on source changes (one process only)",
-  },
-  {
-    name: "fast",
-    kind: "boolean",
-    group: "run",
-    description: "Processes, workers and log level tuned for this machine; explicit flags win",
-  },
-  {
-    name: "log-level",
-    kind: "enum",
-    group: "run",
-    options: LOG_LEVELS,
-    valueHint: "LEVEL",
-    defaultText: "INFO",
-    description: "DEBUG, INFO (one access line per request), WARNING or ERROR",
-  },
-  {
-    name: "log-format",
-    kind: "enum",
-    group: "run",
-    options: LOG_FORMATS,
-    valueHint: "FORMAT",
-    defaultText: "text",
-    description: "text (logfmt key=value lines) or json (one JSON object per line) for access and error logs",
-  },
-  {
-    name: "otel",
-    kind: "boolean",
-    group: "run",
-    description:
-      "Trace every request with OpenTelemetry and export over OTLP/HTTP to $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318), in every process and Worker",
-  },
-  {
-    name: "metrics",
-    kind: "boolean",
-    group: "run",
-    description:
-      "Serve GET /metrics in Prometheus text format (with --processes: the whole server in one scrape)",
-  },
-  {
-    name: "host",
-    kind: "string",
-    group: "run",
-    valueHint: "HOST",
-    defaultText: "127.0.0.1, or $WEBFW_HOST",
-    description: "Address to listen on",
-  },
-  {
-    name: "port",
-    kind: "integer",
-    group: "run",
-    min: 0,
-    max: 65535,
-    valueHint: "N",
-    defaultText: "8080, or $WEBFW_PORT",
-    description: "Port to listen on (0 picks a free one)",
-  },
-  {
-    name: "tls-cert",
-    kind: "string",
-    group: "run",
-    valueHint: "PATH",
-    defaultText: "$WEBFW_TLS_CERT",
-    description: "Serve HTTPS with this PEM certificate chain (needs --tls-key)",
-  },
-  {
-    name: "tls-key",
-    kind: "string",
-    group: "run",
-    valueHint: "PATH",
-    defaultText: "$WEBFW_TLS_KEY",
-    description: "The PEM private key of --tls-cert",
-  },
-  {
-    name: "http2",
-    kind: "boolean",
-    group: "run",
-    description: "Also speak HTTP/2 (negotiated by ALPN over TLS; prior knowledge without TLS)",
-  },
-  {
-    name: "http3",
-    kind: "boolean",
-    group: "run",
-    description: "Also speak HTTP/3 over QUIC on the same port (UDP); needs TLS; experimental in Bun",
-  },
-  {
-    name: "open-browser",
-    kind: "boolean",
-    group: "run",
-    description: "Open the app in a browser once it listens",
-  },
-  {
-    name: "disable-openapi",
-    kind: "boolean",
-    group: "run",
-    description: "Do not serve /openapi.json and /docs",
-  },
-  { name: "docs", kind: "boolean", group: "info", description: "Open the webfw documentation and exit" },
-  {
-    name: "create",
-    kind: "boolean",
-    group: "create",
-    description: "Create a new project (asks questions unless given the options below)",
-  },
-  {
-    name: "name",
-    kind: "string",
-    group: "create",
-    valueHint: "NAME",
-    description: "With --create: package name (default: the directory's name)",
-  },
-  {
-    name: "dir",
-    kind: "string",
-    group: "create",
-    valueHint: "DIR",
-    description: "With --create: directory to create (default: the name, or webfw-app)",
-  },
-  {
-    name: "template",
-    kind: "enum",
-    group: "create",
-    options: TEMPLATES,
-    valueHint: "NAME",
-    description: "With --create: plain, sqlite (bun:sqlite) or postgres (Bun.sql)",
-  },
-  {
-    name: "docker",
-    kind: "boolean",
-    group: "create",
-    negatable: true,
-    description: "With --create: add (or with --no-docker, skip) a Dockerfile",
-  },
-  {
-    name: "yes",
-    kind: "boolean",
-    group: "create",
-    aliases: ["y"],
-    description: "With --create: ask nothing, use defaults for missing options",
-  },
-  {
-    name: "webfw-spec",
-    kind: "string",
-    group: "create",
-    valueHint: "SPEC",
-    description: "With --create: version spec of the webfw dependency (default: ^<this version>)",
-  },
-  {
-    name: "compile-native-path",
-    kind: "string",
-    group: "native",
-    aliases: ["compile-rust-path"],
-    valueHint: "PATH",
-    description: "Compile the .c/.rs/.zig files in PATH into the native cache (with --dev: on every change)",
-  },
-  {
-    name: "create-native-file",
-    kind: "string",
-    group: "native",
-    aliases: ["create-rust-file"],
-    valueHint: "NAME",
-    description: "Write NAME.c (or NAME.rs, NAME.zig) with one exported function, plus NAME.ts binding it",
-  },
-];
-
-const BY_NAME = new Map<string, FlagDef>();
-for (const def of FLAG_DEFS) {
-  BY_NAME.set(def.name, def);
-  for (const alias of def.aliases ?? []) BY_NAME.set(alias, def);
-}
-
-export function findFlag(name: string): FlagDef | undefined {
-  return BY_NAME.get(name);
 }
 
 type RawValue = string | number | boolean;
@@ -417,36 +202,6 @@ function parseInteger(raw: string, shown: string, min: number, max: number): num
     throw new FlagError(`${shown} must be an integer from ${min} to ${max}, got ${quote(raw)}`);
   }
   return value;
-}
-
-function unknownMessage(flag: string): string {
-  const name = flag.replace(/^-+/, "");
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of BY_NAME.keys()) {
-    if (candidate.length === 1) continue;
-    const d = distance(name, candidate);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
-  }
-  return `unknown flag ${flag}${best ? ` (did you mean --${best}?)` : ""}`;
-}
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
 }
 
 export interface FastChoice {
@@ -585,67 +340,4 @@ function envPort(env: Env): number | undefined {
 export function withoutPositionals(argv: readonly string[]): string[] {
   const drop = new Set(scan(argv).positionalIndices);
   return argv.filter((_, i) => !drop.has(i));
-}
-
-const GROUP_TITLES: Record<FlagGroup, string> = {
-  run: "Running",
-  native: "Native extensions",
-  create: "New project",
-  info: "Information",
-};
-
-function flagLabel(def: FlagDef): string {
-  const names = [...(def.aliases ?? []).filter((a) => a.length === 1).map((a) => `-${a}`), `--${def.name}`];
-  if (def.negatable) names.push(`--no-${def.name}`);
-  const hint = def.kind === "boolean" ? "" : ` ${def.valueHint ?? "VALUE"}`;
-  return names.join(", ") + hint;
-}
-
-const HELP_WIDTH = 100;
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  lines.push(line);
-  return lines;
-}
-
-/** The `--help` text, shared by `webfw --help` and `bun app.ts --help`. */
-export function usage(): string {
-  const lines = [
-    "Usage:",
-    "  bun app.ts [flags]            run an app (its app.start() reads these flags)",
-    "  webfw app.ts [flags]          the same, through the webfw command",
-    "  webfw --create [options]      create a new project",
-    "  webfw build app.ts [--outfile FILE] [--minify] [--target TARGET]",
-    "                                compile the app into one executable",
-    "",
-  ];
-  const labels = FLAG_DEFS.map(flagLabel);
-  const width = Math.min(34, Math.max(...labels.map((l) => l.length)) + 2);
-  for (const group of ["run", "native", "create", "info"] as const) {
-    lines.push(`${GROUP_TITLES[group]}:`);
-    FLAG_DEFS.forEach((def, i) => {
-      if (def.group !== group) return;
-      const label = labels[i]!;
-      let text = def.description;
-      const longAliases = (def.aliases ?? []).filter((a) => a.length > 1);
-      if (longAliases.length > 0) text += ` (alias: ${longAliases.map((a) => `--${a}`).join(", ")})`;
-      if (def.defaultText) text += ` [default: ${def.defaultText}]`;
-      const wrapped = wrap(text, HELP_WIDTH - width - 2);
-      const indent = `  ${" ".repeat(width)}`;
-      if (label.length + 2 > width) lines.push(`  ${label}`, ...wrapped.map((l) => indent + l));
-      else lines.push(`  ${label.padEnd(width)}${wrapped[0]}`, ...wrapped.slice(1).map((l) => indent + l));
-    });
-    lines.push("");
-  }
-  lines.push("Flags take their value as --flag VALUE or --flag=VALUE.");
-  lines.push("Environment: WEBFW_HOST, WEBFW_PORT, WEBFW_TLS_CERT, WEBFW_TLS_KEY (flags win over them).");
-  return lines.join("\n");
 }
