@@ -14,7 +14,8 @@
  *   webfw_metrics_processes                                     gauge (processes in this scrape)
  *   process_* and nodejs_*                                      prom-client's default metrics
  */
-import type { Gauge, Histogram, MetricObjectWithValues, MetricValue, Registry } from "prom-client";
+import type { Gauge, Metric, MetricObjectWithValues, MetricValue, Registry } from "prom-client";
+import { FastHistogram, type Series } from "./fast-histogram.ts";
 import { conventionalMethod } from "./http-attributes.ts";
 import type { ResolvedMetricsOptions } from "./metrics-options.ts";
 import type { Dispatcher, DispatcherWrap, RouteInfo } from "./route-info.ts";
@@ -48,13 +49,12 @@ export async function createHttpMetrics(options: ResolvedMetricsOptions): Promis
   const registry = new prom.Registry();
   const sources: MetricSources = {};
 
-  const duration = new prom.Histogram({
-    name: "http_server_request_duration_seconds",
-    help: "Duration of HTTP server requests, from the request reaching the app to its response being made.",
-    labelNames: ["method", "route", "status"],
-    buckets: options.buckets,
-    registers: [registry],
-  });
+  const duration = new FastHistogram(
+    "http_server_request_duration_seconds",
+    "Duration of HTTP server requests, from the request reaching the app to its response being made.",
+    options.buckets,
+  );
+  registry.registerMetric(duration as unknown as Metric);
   // Counted in a plain integer per request; the gauge reads it when scraped (cheaper than inc/dec).
   const inFlight = { count: 0 };
   new prom.Gauge({
@@ -140,8 +140,6 @@ function poolGauge(
   });
 }
 
-type Observer = { observe(value: number): void };
-
 /**
  * Times one route's requests. The label set of a route is fixed but for the
  * status, so the histogram's child per status is looked up once and kept:
@@ -151,19 +149,19 @@ type Observer = { observe(value: number): void };
 function timeDispatcher(
   dispatcher: Dispatcher,
   route: RouteInfo | undefined,
-  duration: Histogram<"method" | "route" | "status">,
+  duration: FastHistogram,
   inFlight: { count: number },
 ): Dispatcher {
   const pattern = route?.pattern ?? "";
   const routeMethod = route?.method ?? "";
   // The route's own method by status; other methods (HEAD on a GET route, any method on the error
   // routes) by "METHOD status".
-  const own = new Map<number, Observer>();
-  const others = new Map<string, Observer>();
-  const child = (method: string, status: number): Observer =>
-    duration.labels(conventionalMethod(method), pattern, String(status));
+  const own = new Map<number, Series>();
+  const others = new Map<string, Series>();
+  const child = (method: string, status: number): Series =>
+    duration.seriesFor({ method: conventionalMethod(method), route: pattern, status: String(status) });
   const record = (method: string, status: number, seconds: number) => {
-    let observer: Observer | undefined;
+    let observer: Series | undefined;
     if (method === routeMethod) {
       observer = own.get(status);
       if (observer === undefined) {
@@ -179,7 +177,7 @@ function timeDispatcher(
         if (others.size < 1024) others.set(key, observer);
       }
     }
-    observer.observe(seconds);
+    duration.observe(observer, seconds);
   };
   return (raw, server, params) => {
     const started = performance.now();
