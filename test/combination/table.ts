@@ -33,6 +33,7 @@ import {
   BearerGetter,
   HttpError,
   Identity,
+  installPair,
   type Request,
   type RouteOptions,
   SubRouter,
@@ -325,6 +326,37 @@ export const FEATURES: Feature[] = [
     verify(result) {
       expect(result.status).toBe(200);
       expect(JSON.parse(result.body)).toEqual({ global: "hello from global", router: "router", user: "ada" });
+    },
+  },
+  {
+    // A before/after pair installed on a sub-router only (src/router/middleware.ts): the planner
+    // gives the route its router's middlewares after the app's, in every run mode.
+    name: "router-pair",
+    register(app, ctx) {
+      const router = new SubRouter(import.meta.path, { prefix: "/f" });
+      installPair(router, {
+        before: (request) => {
+          request.state.pair = "before-ran";
+        },
+        after: (response) => {
+          response.headers.set("x-router-pair", "after-ran");
+        },
+      });
+      router.get(
+        "/router-pair",
+        (request) => {
+          const answer = () => ({ pair: request.state.pair ?? null, user: who(request) });
+          return ctx.guard(request)?.then(answer) ?? answer();
+        },
+        ctx.routeOptions,
+      );
+      app.includeRouter(router);
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("router-pair"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(JSON.parse(result.body)).toEqual({ pair: "before-ran", user: "ada" });
+      expect(result.headers.get("x-router-pair")).toBe("after-ran");
     },
   },
   {
