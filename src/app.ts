@@ -94,7 +94,11 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
   /** The Model Context Protocol endpoint (`POST /mcp`), active once something is registered. */
   readonly mcp = new Mcp();
   /** @internal The MCP endpoint's mount: `built.mounted(app.mcpMount)?.routeTools` lists the route tools. */
-  readonly mcpMount = mcpMount(this.mcp);
+  readonly mcpMount = mcpMount(this.mcp, {
+    topics: () => this.topicHub(),
+    // With configureBroadcast (Redis), resource updates reach every process and machine through it.
+    shared: () => this.broadcastConfig !== null,
+  });
   /**
    * @internal Features that add routes or server hooks to every build (src/plan/mount.ts), in
    * order: their routes are compiled with the app's, then each installs itself.

@@ -152,6 +152,15 @@ export type PromptFn<S extends ArgShape, T extends AppTypes = NoAppTypes> = (
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
+/** The topic of resource updates on the app's hub (Redis relay). */
+const RESOURCE_UPDATES = "webfw:mcp:resources/updated";
+
+/** What MCP needs of the app's topic hub. */
+interface TopicPort {
+  publish(topic: string, text: string): void;
+  listen(topic: string, listener: (text: string) => void): () => void;
+}
+
 function positiveInteger(value: number, name: string, allowZero = false): number {
   if (!Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) {
     throw new TypeError(`${name} must be a ${allowZero ? "non-negative" : "positive"} integer`);
@@ -187,6 +196,8 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   private relay: SessionRelay | null = null;
   private processRelay: ProcessRelay | null = null;
   private relayStarting: Promise<void> | null = null;
+  private topics: TopicPort | null = null;
+  private unlistenTopics: (() => void) | null = null;
   private engine: Promise<McpEngine> | null = null;
 
   /** @internal Authorization and routes-as-tools settings (src/mcp/auth/, src/mcp/route-tools/). */
@@ -252,7 +263,24 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
    * `--processes`.
    */
   async notifyResourceUpdated(uri: string): Promise<void> {
+    if (this.topics !== null) {
+      // Through the app's Redis relay: every process and machine (this one too) tells its sessions.
+      this.topics.publish(RESOURCE_UPDATES, uri);
+      return;
+    }
     await Promise.all([this.notifyLocal(uri), this.processRelay?.broadcast(uri)]);
+  }
+
+  /**
+   * @internal With `configureBroadcast` (Redis): resource updates go through the app's topic hub,
+   * so `notifyResourceUpdated` in any process of any machine reaches every subscribed session.
+   */
+  useTopics(topics: TopicPort): void {
+    if (this.topics !== null) return;
+    this.topics = topics;
+    this.unlistenTopics = topics.listen(RESOURCE_UPDATES, (uri) => {
+      void this.notifyLocal(uri);
+    });
   }
 
   private async notifyLocal(uri: string): Promise<void> {
@@ -356,6 +384,9 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
 
   /** @internal Ends every session (the app is stopping). */
   async close(): Promise<void> {
+    this.unlistenTopics?.();
+    this.unlistenTopics = null;
+    this.topics = null;
     await this.relayStarting;
     this.relayStarting = null;
     this.processRelay?.stop();

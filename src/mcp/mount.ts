@@ -21,7 +21,17 @@ export interface McpMounted {
   routeTools: RouteTool[];
 }
 
-export function mcpMount(mcp: Mcp): Mount<McpMounted> {
+/** The app's topic hub (src/topics/hub.ts), as MCP uses it for resource updates. */
+export interface McpTopics {
+  topics: () => {
+    publish(topic: string, text: string): void;
+    listen(topic: string, fn: (text: string) => void): () => void;
+  };
+  /** Whether the hub reaches other processes and machines (Redis configured). */
+  shared: () => boolean;
+}
+
+export function mcpMount(mcp: Mcp, hub?: McpTopics): Mount<McpMounted> {
   return {
     name: "mcp",
     async prepare(tree) {
@@ -60,7 +70,10 @@ export function mcpMount(mcp: Mcp): Mount<McpMounted> {
           }
           return {
             // The DNS-rebinding default applies on loopback: MCP needs to know where the server listens.
-            listening: (server) => mcp.listening(server.hostname ?? ""),
+            listening: (server) => {
+              if (hub?.shared()) mcp.useTopics(hub.topics());
+              mcp.listening(server.hostname ?? "");
+            },
             // Open GET streams would hold the server open: every session ends before the drain.
             stopping: () => void mcp.close(),
             exports: { routeTools },
