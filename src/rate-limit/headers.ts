@@ -14,8 +14,10 @@ export function policyHeader(name: string, limit: number, windowMs: number): str
   return `${sfString(name)};q=${limit};w=${Math.ceil(windowMs / 1000)}`;
 }
 
-export function limitHeader(name: string, remaining: number, resetMs: number): string {
-  return `${sfString(name)};r=${Math.max(0, remaining)};t=${Math.ceil(resetMs / 1000)}`;
+/** `RateLimit` for a policy: the quoted name is made once, the numbers per request. */
+export function limitHeaderOf(name: string): (remaining: number, resetMs: number) => string {
+  const quoted = sfString(name);
+  return (remaining, resetMs) => `${quoted};r=${Math.max(0, remaining)};t=${Math.ceil(resetMs / 1000)}`;
 }
 
 /** Whole seconds, at least 1: a client told "0" would retry at once, still inside the window. */

@@ -17,7 +17,7 @@ import { requestIdOf } from "../request-id/id.ts";
 import { HttpError } from "../response/errors.ts";
 import type { Dispatcher, Params } from "../serve/dispatch.ts";
 import { addressResolver, trustedProxies } from "./client-address.ts";
-import { limitHeader, policyHeader, retryAfter } from "./headers.ts";
+import { limitHeaderOf, policyHeader, retryAfter } from "./headers.ts";
 import type { ResolvedRateLimit } from "./options.ts";
 import type { Hit, RateLimitStore } from "./store.ts";
 
@@ -55,6 +55,7 @@ export function withRateLimit(
   const quota = limit.limit;
   const store = limit.store ?? context.defaultStore;
   const policy = policyHeader(name, quota, windowMs);
+  const limitHeader = limitHeaderOf(name);
   const trusted = trustedProxies(limit.trustProxy, context.label);
   const resolveAddress = addressResolver(trusted);
   const clientAddress = (raw: globalThis.Request, server: Server<unknown> | null): string | null =>
@@ -80,11 +81,11 @@ export function withRateLimit(
       const error = new HttpError(
         429,
         { detail: `More than ${quota} requests in ${Math.ceil(windowMs / 1000)} s; retry in ${seconds} s.` },
-        { "retry-after": seconds, "ratelimit-policy": policy, ratelimit: limitHeader(name, 0, hit.resetMs) },
+        { "retry-after": seconds, "ratelimit-policy": policy, ratelimit: limitHeader(0, hit.resetMs) },
       );
       return refuse(raw, server, params, error);
     }
-    const state = limitHeader(name, quota - hit.count, hit.resetMs);
+    const state = limitHeader(quota - hit.count, hit.resetMs);
     const result = dispatcher(raw, server, params);
     return result instanceof Promise
       ? result.then((r) => stamp(r, policy, state))
