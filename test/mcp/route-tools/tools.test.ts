@@ -97,6 +97,19 @@ describe("names", () => {
     const bad = new Webfw(import.meta.path);
     bad.get("/h", () => null, { mcp: { scopes: ["has space"] } });
     await expect(bad.build()).rejects.toThrow("not a valid OAuth scope");
+    const cases: [unknown, string][] = [
+      ["yes", "the mcp option must be true, false or"],
+      [{ title: 3 }, "mcp.title must be a string"],
+      [{ authRequired: "no" }, "mcp.authRequired must be a boolean"],
+      [{ annotations: "ro" }, "mcp.annotations must be an object"],
+      [{ scopes: "a" }, "must be an array"],
+    ];
+    for (const [option, message] of cases) {
+      const app = new Webfw(import.meta.path);
+      app.get("/x", () => null, { mcp: option as never });
+      await expect(app.build()).rejects.toThrow(message);
+    }
+    expect(() => new Webfw(import.meta.path).mcp.exposeRoutes("all" as never)).toThrow("must be a function");
   });
 
   test("exposeRoutes takes every tool-able route, honours mcp: false and the filter", async () => {
