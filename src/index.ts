@@ -19,6 +19,7 @@ export type {
   RouteToolOptions,
 } from "./mcp/index.ts";
 export { loadNative } from "./native/index.ts";
+export type { MetricsOptions } from "./observability/metrics-options.ts";
 export type { ProblemDetails, ProblemInit, ProblemIssue } from "./problem/details.ts";
 export { MemoryStore, type MemoryStoreOptions } from "./rate-limit/memory-store.ts";
 export type {
