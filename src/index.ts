@@ -12,11 +12,23 @@ export * as statusCodes from "./http/status-codes.ts";
 export { Url } from "./http/url.ts";
 export type { ServerHandle, StartOptions } from "./launch/server.ts";
 export type {
+  CompleteFn,
   McpAuthOptions,
+  McpConfig,
+  McpContext,
+  McpIcon,
+  PromptFn,
+  PromptOptions,
+  ResourceFn,
+  ResourceOptions,
   RouteFilter,
   RouteInfo,
   RouteMcpOption,
   RouteToolOptions,
+  ToolAnnotations,
+  ToolFn,
+  ToolOptions,
+  ToolReturn,
 } from "./mcp/index.ts";
 export { loadNative } from "./native/index.ts";
 export type { MetricsOptions } from "./observability/metrics-options.ts";
