@@ -1,3 +1,8 @@
+/**
+ * Start-time assembly of an app into what Bun serves: src/plan/tree.ts walks the routers,
+ * src/plan/plan.ts plans each route, src/serve/ compiles and runs it. Names no feature: they
+ * plug in through mounts (src/plan/mount.ts) and layers.
+ */
 import type { Server, WebSocketHandler } from "bun";
 import type { AppState } from "../app-state.ts";
 import { BodyBudget } from "../body/budget.ts";
@@ -51,7 +56,7 @@ export interface BuiltApp {
   close(): Promise<void>;
 }
 
-/** Resolves every route against its routers, compiles its dispatcher and prepares const responses. */
+/** What the server decides at start and passes to the build (the app's own config is never rewritten). */
 export interface BuildOptions {
   /** Runs the handlers of `offload: true` routes off the main thread. */
   pool?: WorkerPool | null;
@@ -68,6 +73,12 @@ export interface BuildOptions {
   observability?: Observability;
 }
 
+/**
+ * The start-time assembly (docs/architecture.md): walks the router tree once, asks every mount
+ * for its routes, plans and compiles one dispatcher per route and method, prepares const
+ * responses, lets the mounts install themselves, and returns Bun's route table with the generic
+ * request path (`handle`) behind it.
+ */
 export async function buildRuntime(app: AppState, options: BuildOptions = {}): Promise<BuiltApp> {
   const pool = options.pool ?? null;
   // Compression (src/compression/) innermost; when off it wraps nothing.

@@ -1,3 +1,9 @@
+/**
+ * Step 3 of a request (docs/architecture.md): the compiled dispatcher of one route and method.
+ * `compileRoute` keeps only the steps the route needs; the handler's value is converted once
+ * (src/response/convert.ts), errors likewise (`errorResponse`). Called by src/serve/native-routes.ts
+ * (Bun's table) and src/serve/fallback.ts (everything else).
+ */
 import type { Server } from "bun";
 import { isStandardSchema, issuePath } from "../args/standard-schema.ts";
 import { ArgError, type ArgSpec, ObjectSpec } from "../args/t.ts";

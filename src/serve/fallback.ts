@@ -1,3 +1,8 @@
+/**
+ * Step 2 of a request (docs/architecture.md): Bun's `fetch`, for every request its route table did
+ * not answer. The request-target check, the engine's match, strict param decoding, HEAD/OPTIONS/405,
+ * static fallbacks and the 404 — each framework answer through the app-global middlewares.
+ */
 import type { Server } from "bun";
 import { matchPath, requestProblem } from "../http/request-target.ts";
 import { createMatcher } from "../match/index.ts";

@@ -1,3 +1,4 @@
+/** The app's request and response header rules (`addResponseHeader`, `setRequestHeader`, …), applied per request. */
 /** One application-wide header operation, applied in registration order. */
 export interface HeaderRule {
   name: string;

@@ -1,3 +1,4 @@
+/** A handler's time limit: the request gets 503 when its handler is not done in time. */
 import { HttpError } from "../response/errors.ts";
 
 /** The answer to a handler that did not finish in time (DESIGN §8). */
