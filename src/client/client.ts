@@ -5,8 +5,27 @@
  * types come from the route handles the app's modules export, nothing is
  * generated and nothing of the server is bundled.
  */
-import { baseOf, buildRequest, type FetchFunction, type RawCallInput, readResult } from "./call.ts";
-import type { ClientResult, InputTuple, PathsFor, RouteAt, RoutesOf } from "./route-types.ts";
+import {
+  baseOf,
+  buildRequest,
+  ClientInputError,
+  type FetchFunction,
+  fillPath,
+  queryString,
+  type RawCallInput,
+  readResult,
+} from "./call.ts";
+import type {
+  ClientResult,
+  InputTuple,
+  PathsFor,
+  RouteAt,
+  RoutesOf,
+  SocketInputTuple,
+  SocketReceive,
+  SocketSend,
+} from "./route-types.ts";
+import { ClientWebSocket, socketUrl, type WebSocketConstructor } from "./websocket.ts";
 
 /** One HTTP method of a client: the paths it has, each call typed by its route. */
 export type MethodCaller<Map, M extends string> = <P extends PathsFor<Map, M>>(
@@ -23,13 +42,23 @@ export interface Client<Mod> {
   delete: MethodCaller<RoutesOf<Mod>, "DELETE">;
   head: MethodCaller<RoutesOf<Mod>, "HEAD">;
   options: MethodCaller<RoutesOf<Mod>, "OPTIONS">;
+  /** Connects to a WebSocket route: `api.ws("/chat/:room", { params: { room } })`. */
+  ws: SocketCaller<RoutesOf<Mod>>;
 }
+
+/** Opens a typed connection to one of the app's WebSocket routes. */
+export type SocketCaller<Map> = <P extends PathsFor<Map, "WS">>(
+  path: P,
+  ...input: SocketInputTuple<RouteAt<Map, "WS", P>>
+) => ClientWebSocket<SocketSend<RouteAt<Map, "WS", P>>, SocketReceive<RouteAt<Map, "WS", P>>>;
 
 export interface ClientOptions {
   /** The `fetch` to send with (default: the global one); `app.request` in tests (see `testClient`). */
   fetch?: FetchFunction;
   /** Headers for every request, or a function that gives them per request (a fresh token). */
   headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+  /** The `WebSocket` constructor for `ws()` (default: the global one; on Node before 22 pass the `ws` package's). */
+  WebSocket?: WebSocketConstructor;
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete", "head", "options"] as const;
@@ -47,6 +76,17 @@ export function client<Mod>(baseUrl: string | URL, options: ClientOptions = {}):
       return readResult(response, method);
     };
   }
+  out.ws = (
+    path: string,
+    input: RawCallInput & { protocols?: string | string[]; headers?: Record<string, string> } = {},
+  ) => {
+    const Socket = options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor | undefined);
+    if (!Socket) throw new ClientInputError("no WebSocket here: pass one as the client's `WebSocket` option");
+    const url = socketUrl(`${base}${fillPath(path, input.params)}${queryString(input.args)}`);
+    // Browsers take (url, protocols); Bun also takes (url, { headers, protocols }).
+    const second = input.headers ? { headers: input.headers, protocols: input.protocols } : input.protocols;
+    return new ClientWebSocket(url, Socket, second);
+  };
   return out as unknown as Client<Mod>;
 }
 

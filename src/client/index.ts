@@ -24,7 +24,17 @@ export type {
   ClientSuccess,
   ErrorStatusOf,
   RoutesOf,
+  SocketInput,
+  SocketOptions,
+  SocketReceive,
+  SocketSend,
   ValidationIssue,
 } from "./route-types.ts";
 export { type SseMessage, SseParser, SseStream } from "./sse-stream.ts";
 export { ClientResultError, unwrap } from "./unwrap.ts";
+export {
+  ClientWebSocket,
+  type SocketClose,
+  SocketOpenError,
+  type WebSocketConstructor,
+} from "./websocket.ts";

@@ -16,6 +16,7 @@ import type { Response as WebfwResponse } from "../response/response.ts";
 import type { HttpMethod, JoinPath, PathParamsOf } from "../router/route.ts";
 import type { Route } from "../router/route-handle.ts";
 import type { SseBody, SseEvent } from "../stream/sse.ts";
+import type { SocketShape } from "../websocket/route.ts";
 import type { Jsonify } from "./json-type.ts";
 import type { ResponseStream } from "./response-stream.ts";
 import type { SseStream } from "./sse-stream.ts";
@@ -23,15 +24,17 @@ import type { SseStream } from "./sse-stream.ts";
 /** Any route handle (the phantom parameters are covariant, so every handle fits). */
 export type AnyRoute = Route<HttpMethod, string, unknown, unknown, string>;
 
-/** `"GET /notes/:id"` for a handle; `never` when the path is not a literal (the client cannot call it by name). */
+/**
+ * `"GET /notes/:id"` for a route handle, `"WS /chat/:room"` for a WebSocket route; `never` when
+ * the path is not a literal (the client cannot call it by name).
+ */
 type RouteKey<X> =
   X extends Route<infer M, infer P, unknown, unknown, infer Prefix>
-    ? JoinPath<Prefix, P> extends infer Full extends string
-      ? string extends Full
-        ? never
-        : `${M} ${Full}`
-      : never
-    : never;
+    ? LiteralKey<M, JoinPath<Prefix, P>>
+    : X extends { readonly "~socket": SocketShape<infer P, infer Prefix, unknown, unknown, unknown> }
+      ? LiteralKey<"WS", JoinPath<Prefix, P>>
+      : never;
+type LiteralKey<M extends string, Full extends string> = string extends Full ? never : `${M} ${Full}`;
 
 /**
  * The routes of a module (`typeof import("./routes.ts")`), keyed `"METHOD /full/path"`.
@@ -84,11 +87,12 @@ type MayOmit<S> = S extends Defaulted
           ? true
           : false;
 
+/** Names of the arguments a client must send. */
+type RequiredArgs<A> = { [K in keyof A]: MayOmit<A[K]> extends true ? never : K }[keyof A];
+
 /** What a client sends for an argument shape: each value as the handler will see it (sent as a string). */
 export type ArgsInput<A> = Flat<
-  { [K in keyof A as MayOmit<A[K]> extends true ? never : K]: ArgValue<A[K]> } & {
-    [K in keyof A as MayOmit<A[K]> extends true ? K : never]?: ArgValue<A[K]>;
-  }
+  { [K in RequiredArgs<A>]: ArgValue<A[K]> } & { [K in Exclude<keyof A, RequiredArgs<A>>]?: ArgValue<A[K]> }
 >;
 
 type Flat<T> = { [K in keyof T]: T[K] } & {};
@@ -101,14 +105,14 @@ type ParamsInput<Path extends string, A> = {
   [K in ParamName<Path>]: K extends keyof A ? ArgValue<A[K]> : string | number;
 };
 
-type BodyInput<S> =
-  S extends ObjectSpec<infer Shape>
+// Standard Schema first: a zod object compared structurally with `ObjectSpec` costs far more.
+type BodyInput<S> = S extends { readonly "~standard": unknown }
+  ? StandardInput<S>
+  : S extends ObjectSpec<infer Shape>
     ? ArgsInput<Shape>
-    : S extends StandardSchemaV1
-      ? StandardInput<S>
-      : S extends ArgSpec<infer V>
-        ? V
-        : unknown;
+    : S extends ArgSpec<infer V>
+      ? V
+      : unknown;
 
 /** Everything a call may also carry, whatever the route. */
 export interface CallOptions {
@@ -126,7 +130,7 @@ type ParamsPart<Path extends string, A> = [ParamName<Path>] extends [never]
 type QueryArgs<Path extends string, A> = Omit<A, ParamName<Path>>;
 type ArgsPart<Path extends string, A> = [keyof QueryArgs<Path, A>] extends [never]
   ? unknown
-  : Partial<ArgsInput<QueryArgs<Path, A>>> extends ArgsInput<QueryArgs<Path, A>>
+  : [RequiredArgs<QueryArgs<Path, A>>] extends [never]
     ? { args?: ArgsInput<QueryArgs<Path, A>> }
     : { args: ArgsInput<QueryArgs<Path, A>> };
 type BodyPart<O> = O extends { body: infer S } ? { body: BodyInput<S> } : unknown;
@@ -262,3 +266,32 @@ export type ClientResult<R> =
   ShapeOf<R> extends { returns: infer Returns }
     ? ClientSuccess<ClientData<Returns>> | Failures<ErrorStatusOf<R>>
     : never;
+
+// ---------------------------------------------------------------- WebSocket routes
+
+type SocketOf<R> = R extends { readonly "~socket": infer S } ? S : never;
+
+/** The input of `api.ws(path, input)`: path parameters and args as for HTTP routes, plus `protocols`. */
+export type SocketInput<R> =
+  SocketOf<R> extends { path: infer P extends string; args: infer A }
+    ? Flat<ParamsPart<P, A> & ArgsPart<P, A> & SocketOptions>
+    : never;
+
+export interface SocketOptions {
+  /** Subprotocols to ask for. */
+  protocols?: string | string[];
+  /** Headers for the upgrade request: Bun's `WebSocket` sends them, browsers' cannot (use cookies or args). */
+  headers?: Record<string, string>;
+}
+
+export type SocketInputTuple<R> = [R] extends [never]
+  ? [input?: SocketOptions]
+  : SocketOptions extends SocketInput<R>
+    ? [input?: SocketInput<R>]
+    : [input: SocketInput<R>];
+
+/** What the client sends on route `R` (declared with `.messages<Client, Server>()`; `unknown` when not declared). */
+export type SocketSend<R> = SocketOf<R> extends { client: infer C } ? C : unknown;
+/** What the client receives: text for a string type, JSON objects and arrays parsed, as for SSE data. */
+export type SocketReceive<R> =
+  SocketOf<R> extends { server: infer S } ? (unknown extends S ? unknown : WireData<S>) : unknown;

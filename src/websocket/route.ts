@@ -40,8 +40,30 @@ export interface WebSocketRouteOptions<A extends ArgShape = EmptyArgs> {
   args?: A;
 }
 
+/** The compile-time description of a WebSocket route, for `webfw/client` (docs/client.md); never set at run time. */
+export interface SocketShape<Path extends string, Prefix extends string, Args, Client, Server> {
+  readonly path: Path;
+  readonly prefix: Prefix;
+  /** The `args` shape as written. */
+  readonly args: Args;
+  /** What a client sends (declared with `messages<Client, Server>()`). */
+  readonly client: Client;
+  /** What the server sends. */
+  readonly server: Server;
+}
+
 /** What `app.websocket(path, handler)` returns: add connect and close handlers to it. */
-export class WebSocketRoute<P extends Params = Params, A = Record<string, unknown>> {
+export class WebSocketRoute<
+  P extends Params = Params,
+  A = Record<string, unknown>,
+  Path extends string = string,
+  Prefix extends string = string,
+  Args = unknown,
+  Client = unknown,
+  Server = unknown,
+> {
+  /** Phantom field: the route's types for `webfw/client`; never set at run time. */
+  declare readonly "~socket": SocketShape<Path, Prefix, Args, Client, Server>;
   /** @internal The full pattern, router prefixes included (updated when a router is mounted). */
   path: string;
   /** @internal */ readonly handler: WebSocketHandler<P, A>;
@@ -64,6 +86,16 @@ export class WebSocketRoute<P extends Params = Params, A = Record<string, unknow
    */
   topic(params: P): string {
     return topicOf(this.path, patternParams(this.path), params);
+  }
+
+  /**
+   * Declares the messages of this route for a typed client (`webfw/client`): `Client` is what
+   * clients send, `Server` what the handler sends (as JSON, or text when it is a string type).
+   * Types only, nothing is checked at run time: validate what `ws.receiveJson()` gives
+   * (`schema.parse(...)`). `export const chat = app.websocket(…).messages<ChatIn, ChatOut>()`.
+   */
+  messages<C, S>(): WebSocketRoute<P, A, Path, Prefix, Args, C, S> {
+    return this as unknown as WebSocketRoute<P, A, Path, Prefix, Args, C, S>;
   }
 
   /** Adds a connect handler (several run in registration order). */

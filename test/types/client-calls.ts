@@ -127,3 +127,26 @@ export async function inProcess(): Promise<void> {
   const raw: Response = await app.request("/notes");
   void raw;
 }
+
+// WebSocket routes: typed connections from `.messages<Client, Server>()`.
+export async function sockets(): Promise<void> {
+  const chat = api.ws("/chat/:room", { params: { room: "lobby" }, args: { name: "ada" } });
+  await chat.send({ text: "hi" });
+  const message = await chat.receive();
+  if (message && "from" in message)
+    assertType<Equals<typeof message, { from: string; text: string; room: string; n: number }>>();
+  for await (const received of chat) {
+    if ("error" in received) assertType<Equals<typeof received.error, string>>();
+  }
+  const shout = api.ws("/shout");
+  await shout.send("text");
+  for await (const text of shout) assertType<Equals<typeof text, string>>();
+  // @ts-expect-error: the chat takes { text }, not a number
+  await chat.send(5);
+  // @ts-expect-error: missing the room
+  api.ws("/chat/:room");
+  // @ts-expect-error: not a WebSocket route
+  api.ws("/notes");
+  // @ts-expect-error: a WebSocket route is not an HTTP route
+  await api.get("/shout");
+}
