@@ -151,6 +151,74 @@ const typed = new Webfw<{ global: { db: { name: string } } }>(import.meta.path);
 typed.injectGlobal({ db: 5 });
 `;
 
+/** Issue #20: routes in two files, a front end typed from them through `webfw/client`, strict flags. */
+const CLIENT_ROUTES = `import { z } from "zod";
+import { HttpError, SubRouter, sse, t } from "webfw";
+export const notes = new SubRouter(import.meta.path, { prefix: "/notes" });
+export const getNote = notes.get("/:id", ({ args }) => {
+  if (args.id === 0) throw new HttpError(404, "no note");
+  return { id: args.id, title: "t", at: new Date(), tags: [] as string[], draft: undefined as boolean | undefined };
+}, { args: { id: t.int(), verbose: t.bool().default(false) }, responses: { 404: "no such note" } });
+export const createNote = notes.post("/", ({ parsedBody }) => [{ id: 1, ...parsedBody }, 201] as const, {
+  body: z.object({ title: z.string(), tags: z.array(z.string()).optional() }),
+  authRequired: true,
+});
+export const feed = notes.get("/feed", () => sse((async function* () { yield { event: "n", data: { id: 1 } }; })()));
+`;
+
+const CLIENT_APP = `import { Webfw } from "webfw";
+import { notes } from "./routes";
+export * from "./routes";
+export const app = new Webfw(import.meta.path);
+app.includeRouter(notes);
+export const chat = app.websocket("/chat", async () => {}).messages<{ text: string }, { echo: string }>();
+`;
+
+const CLIENT_FRONT = `import { client, type ClientFailure, unwrap } from "webfw/client";
+import type * as Api from "./api.ts";
+const api = client<typeof Api>("http://localhost:8080", { headers: () => ({ authorization: "Bearer t" }) });
+export async function run(): Promise<string> {
+  const note = await api.get("/notes/:id", { params: { id: 1 } });
+  if (note.ok) {
+    const at: string = note.data.at;
+    const draft: boolean | undefined = note.data.draft;
+    void draft;
+    return at;
+  }
+  const failure: ClientFailure<400 | 404 | 500> = note;
+  const created = unwrap(await api.post("/notes", { body: { title: "x" } }));
+  const id: number = created.id;
+  const events = await api.get("/notes/feed");
+  if (events.ok) for await (const event of events.data) { const n: number = event.data.id; void n; }
+  const socket = api.ws("/chat");
+  await socket.send({ text: "hi" });
+  for await (const message of socket) return message.echo;
+  // @ts-expect-error: missing the id
+  await api.get("/notes/:id", {});
+  // @ts-expect-error: wrong body
+  await api.post("/notes", { body: { title: 1 } });
+  // @ts-expect-error: unknown route
+  await api.get("/nothing");
+  return \`\${failure.status} \${id}\`;
+}
+`;
+
+describe("webfw/client in a user's strict project (declaration files)", () => {
+  test("a front end typed from routes in two files compiles; wrong calls do not", async () => {
+    const dir = join(tmp, "client");
+    mkdirSync(dir, { recursive: true });
+    linkModules(dir);
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: STRICT, include: ["*.ts"] }));
+    writeFileSync(join(dir, "routes.ts"), CLIENT_ROUTES);
+    writeFileSync(join(dir, "api.ts"), CLIENT_APP);
+    writeFileSync(join(dir, "front.ts"), CLIENT_FRONT);
+    const result = await tsc(dir);
+    if (result.code !== 0) console.error(result.output);
+    expect(result.output).toBe("");
+    expect(result.code).toBe(0);
+  }, 120_000);
+});
+
 describe("a user's project with strict flags, no DOM, skipLibCheck false", () => {
   test("an app using most of the API compiles", async () => {
     const dir = join(tmp, "user");
