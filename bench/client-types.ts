@@ -155,6 +155,7 @@ function compile(dir: string): Measure {
   if (/error TS\d+/.test(out)) throw new Error(`tsc failed in ${dir}:\n${out.slice(0, 3000)}`);
   const number = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+)`).exec(out)?.[1] ?? Number.NaN);
   return {
+    instantiations: number("Instantiations"),
     checkSeconds: number("Check time"),
     totalSeconds: number("Total time"),
     memoryMb: number("Memory used") / 1024,
