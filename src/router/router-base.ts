@@ -140,7 +140,11 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
     const full = joinPath(this.prefix, path);
     validatePattern(full);
     this.root().claim("WEBSOCKET", full);
-    const route = new WebSocketRoute<PathParamsOf<P>, InferRouteArgs<A>, P, Prefix, A>(full, handler, options);
+    const route = new WebSocketRoute<PathParamsOf<P>, InferRouteArgs<A>, P, Prefix, A>(
+      full,
+      handler,
+      options,
+    );
     this.websockets.push(route as unknown as WebSocketRoute);
     return route;
   }
