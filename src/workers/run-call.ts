@@ -14,15 +14,16 @@
  * produced (`sse()`, a generator, a large file) is streamed to the main thread
  * chunk by chunk, pulled by it (so a slow client slows the producer).
  */
+
 import type { AppState } from "../app-state.ts";
 import { Identity } from "../auth/identity.ts";
 import { handOver } from "../background/after-response.ts";
 import { drainBackground } from "../background/tasks.ts";
 import { Request } from "../http/request.ts";
+import { scopeOf, walkTree } from "../plan/tree.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebResponse } from "../response/convert.ts";
 import { HttpError } from "../response/errors.ts";
-import type { RouterBase } from "../router/router-base.ts";
 import { Session } from "../sessions/session.ts";
 import { peekBody } from "../stream/peek-body.ts";
 import {
@@ -48,18 +49,15 @@ export interface LoadedApp {
 export async function loadHandlers(app: AppState): Promise<LoadedApp> {
   for (const handler of app.startupHandlers) await handler();
   const handlers = new Map<string, RouteHandler>();
-  const visit = (router: RouterBase, routers: RouterBase[]) => {
-    const routerDependencies =
-      routers.length > 0 ? Object.assign({}, ...routers.map((r) => r.dependencies)) : app.dependencies;
-    for (const route of router.routes) {
-      handlers.set(`${route.method} ${route.path}`, {
-        handler: route.handler as (request: Request) => unknown,
-        routerDependencies,
-      });
-    }
-    for (const child of router.children) visit(child, [...routers, child]);
-  };
-  visit(app, []);
+  // The same tree walk and scope rule as the main thread's build (src/plan/tree.ts), so an
+  // offloaded handler sees exactly the routerDependencies it would inline.
+  const tree = walkTree(app);
+  for (const { route, chain } of tree.routes) {
+    handlers.set(`${route.method} ${route.path}`, {
+      handler: route.handler as (request: Request) => unknown,
+      routerDependencies: scopeOf(tree, chain, route.path).routerDependencies,
+    });
+  }
   return { app, handlers };
 }
 
