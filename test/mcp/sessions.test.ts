@@ -21,6 +21,21 @@ app.mcp.tool(
   { name: "slow", args: { ms: t.int().min(0).max(5000) } },
 );
 app.mcp.tool(() => "quick", { name: "quick" });
+const aborted: string[] = [];
+app.mcp.tool(
+  async ({ id }, ctx) => {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      ctx.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        aborted.push(id);
+        resolve();
+      });
+    });
+    return "over";
+  },
+  { name: "hang", args: { id: t.str() } },
+);
 
 beforeAll(async () => {
   server = await app.start({ port: 0, host: "127.0.0.1", handleSignals: false });
@@ -154,6 +169,20 @@ describe("Streamable HTTP sessions", () => {
     expect(second.status).toBe(409);
     await second.body?.cancel();
     await first.body?.cancel();
+  });
+
+  test("DELETE ends the session's calls: their signals fire", async () => {
+    const headers = await open();
+    const call = post(
+      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "hang", arguments: { id: "deleted" } } },
+      headers,
+    );
+    await Bun.sleep(100);
+    const ended = await fetch(url, { method: "DELETE", headers });
+    expect(ended.status).toBe(200);
+    for (let i = 0; i < 100 && !aborted.includes("deleted"); i++) await Bun.sleep(10);
+    expect(aborted).toContain("deleted");
+    await (await call).body?.cancel();
   });
 
   test("unknown or ended sessions: 404 -32001; a bad Last-Event-ID: 400", async () => {
