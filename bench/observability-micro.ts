@@ -24,7 +24,7 @@ type RouteFn = (req: Request, server: null) => Response | Promise<Response>;
 const ROUNDS = 11;
 const N = Number(process.env.MICRO_N ?? "100000");
 
-async function bench(name: string, fn: RouteFn): Promise<number> {
+async function bench(fn: RouteFn): Promise<number> {
   const make = () => new Request("http://127.0.0.1/");
   const requests = Array.from({ length: N }, make);
   const run = async () => {
@@ -85,7 +85,7 @@ async function runVariant(name: VariantName): Promise<number> {
   const options = { noop: { tracing: true }, sdk: { tracing: true }, metrics: { metrics: true }, off: {} }[
     name
   ];
-  return bench(LABELS[name], await route(options));
+  return bench(await route(options));
 }
 
 const only = process.argv[2] as VariantName | undefined;
