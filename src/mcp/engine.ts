@@ -54,6 +54,19 @@ function carrierFor(request: Request, protocolVersion: string | undefined) {
   return { token: "", clientId: "", scopes: [], extra: { [CARRIER_KEY]: carrier } };
 }
 
+/** A POST through an SDK transport, its answer shaped as JSON or SSE for this client. */
+async function answerPost(
+  transport: WebStandardStreamableHTTPServerTransport,
+  input: EngineInput,
+  negotiated?: string,
+): Promise<Response> {
+  const response = await transport.handleRequest(forTransport(input.raw, "POST", negotiated), {
+    parsedBody: input.body,
+    authInfo: carrierFor(input.request, input.protocolVersion),
+  });
+  return shapeAnswer(response, input.acceptsStream, input.requestCount, Array.isArray(input.body));
+}
+
 /** Counts a streaming answer as open on its session until the client has it all or goes away. */
 function tracked(response: Response, session: Session, method: string): Response {
   const body = response.body;
@@ -146,17 +159,7 @@ class Engine implements McpEngine {
 
   private async post(session: Session, input: EngineInput): Promise<Response> {
     const negotiated = session.server.getNegotiatedProtocolVersion();
-    const response = await session.transport.handleRequest(forTransport(input.raw, "POST", negotiated), {
-      parsedBody: input.body,
-      authInfo: carrierFor(input.request, input.protocolVersion),
-    });
-    const shaped = await shapeAnswer(
-      response,
-      input.acceptsStream,
-      input.requestCount,
-      Array.isArray(input.body),
-    );
-    return tracked(shaped, session, "POST");
+    return tracked(await answerPost(session.transport, input, negotiated), session, "POST");
   }
 
   /** No sessions: a server and transport for this one POST, closed when its answer is complete. */
@@ -174,17 +177,7 @@ class Engine implements McpEngine {
     const server = createSessionServer(this.registry, this.settings, { subscriptions: new Set() });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
-    const response = await transport.handleRequest(forTransport(input.raw, "POST"), {
-      parsedBody: input.body,
-      authInfo: carrierFor(input.request, input.protocolVersion),
-    });
-    const shaped = await shapeAnswer(
-      response,
-      input.acceptsStream,
-      input.requestCount,
-      Array.isArray(input.body),
-    );
-    return closeAfter(shaped, server);
+    return closeAfter(await answerPost(transport, input), server);
   }
 
   async notifyResourceUpdated(uri: string): Promise<void> {

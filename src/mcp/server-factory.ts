@@ -22,7 +22,7 @@ import { Request } from "../http/request.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { buildContext, type CallCarrier, carrierOf } from "./context.ts";
 import { BadCursorError, paginate } from "./pagination.ts";
-import { isBareList, type Registry } from "./registry.ts";
+import { isBareList, type Registry, type ResourceEntry } from "./registry.ts";
 import {
   errorMessage,
   isObject,
@@ -74,6 +74,18 @@ function invalidParams(message: string): ProtocolError {
 }
 
 /** Copies only the defined fields: results never carry `null`/`undefined` members. */
+/** What resources/list and resources/templates/list both say of a resource. */
+function listed(entry: ResourceEntry) {
+  return {
+    name: entry.name,
+    title: entry.title,
+    description: entry.description,
+    mimeType: entry.mimeType,
+    annotations: entry.annotations,
+    icons: entry.icons,
+  };
+}
+
 function defined<T extends JsonObject>(value: T): T {
   const out: JsonObject = {};
   for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = item;
@@ -229,16 +241,7 @@ export function createSessionServer(
     const { page: resources, nextCursor } = page(concrete, request.params, settings.pageSize);
     return defined({
       resources: resources.map((entry) =>
-        defined({
-          uri: entry.template.template,
-          name: entry.name,
-          title: entry.title,
-          description: entry.description,
-          mimeType: entry.mimeType,
-          annotations: entry.annotations,
-          icons: entry.icons,
-          size: entry.size,
-        }),
+        defined({ uri: entry.template.template, ...listed(entry), size: entry.size }),
       ),
       nextCursor,
     });
@@ -249,15 +252,7 @@ export function createSessionServer(
     const { page: items, nextCursor } = page(templates, request.params, settings.pageSize);
     return defined({
       resourceTemplates: items.map((entry) =>
-        defined({
-          uriTemplate: entry.template.template,
-          name: entry.name,
-          title: entry.title,
-          description: entry.description,
-          mimeType: entry.mimeType,
-          annotations: entry.annotations,
-          icons: entry.icons,
-        }),
+        defined({ uriTemplate: entry.template.template, ...listed(entry) }),
       ),
       nextCursor,
     });
