@@ -15,6 +15,7 @@ import { Request } from "../http/request.ts";
 import { logger } from "../log/logger.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { HttpError } from "../response/errors.ts";
+import { offerHeader, tookOffer } from "../response/offered-headers.ts";
 import type { Dispatcher, Params } from "../serve/dispatch.ts";
 import { addressResolver, trustedProxies } from "./client-address.ts";
 import { limitHeaderOf, policyHeader, retryAfter } from "./headers.ts";
@@ -86,10 +87,12 @@ export function withRateLimit(
       return refuse(raw, server, params, error);
     }
     const state = limitHeader(quota - hit.count, hit.resetMs);
+    offerHeader(raw, "ratelimit-policy", policy);
+    offerHeader(raw, "ratelimit", state);
     const result = dispatcher(raw, server, params);
     return result instanceof Promise
-      ? result.then((r) => stamp(r, policy, state))
-      : stamp(result, policy, state);
+      ? result.then((r) => stamp(raw, r, policy, state))
+      : stamp(raw, result, policy, state);
   };
 
   const storeFailed = (
@@ -203,7 +206,9 @@ function identityKey(
   };
 }
 
-function stamp(response: WebResponse, policy: string, state: string): WebResponse {
+function stamp(raw: globalThis.Request, response: WebResponse, policy: string, state: string): WebResponse {
+  // Built with both headers already (a bare route's text answer, src/response/offered-headers.ts).
+  if (tookOffer(raw, response)) return response;
   // A WebSocket upgrade hands Bun no response (src/websocket/mount.ts).
   if (response.status === 101) return response;
   try {

@@ -4,6 +4,7 @@
  * files, WebSocket upgrades, /mcp) once at build time, and only when request
  * ids are on: an app without them runs none of this code.
  */
+import { offerHeader, tookOffer } from "../response/offered-headers.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
 import { assignRequestId, chooseRequestId } from "./id.ts";
 import type { ResolvedRequestIdOptions } from "./options.ts";
@@ -15,14 +16,17 @@ export function withRequestId(dispatcher: Dispatcher, options: ResolvedRequestId
   return (raw, server, params) => {
     const id = chooseRequestId(raw, header, trustIncoming);
     assignRequestId(raw, id);
+    offerHeader(raw, header, id);
     const result = dispatcher(raw, server, params);
     return result instanceof Promise
-      ? result.then((response) => echo(response, header, id))
-      : echo(result, header, id);
+      ? result.then((response) => echo(raw, response, header, id))
+      : echo(raw, result, header, id);
   };
 }
 
-function echo(response: WebResponse, header: string, id: string): WebResponse {
+function echo(raw: globalThis.Request, response: WebResponse, header: string, id: string): WebResponse {
+  // Built with the id already (a bare route's text answer): setting it again would cost as much.
+  if (tookOffer(raw, response)) return response;
   // A WebSocket upgrade hands Bun no response (src/websocket/mount.ts): nothing to write the id on.
   if (response.status === 101) return response;
   try {

@@ -16,7 +16,7 @@ import { Request } from "../http/request.ts";
 import { matchPath } from "../http/request-target.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { markClientData } from "../response/client-data.ts";
-import { toWebfwResponse, toWebResponse } from "../response/convert.ts";
+import { toWebfwResponse, toWebResponse, toWebResponseOffered } from "../response/convert.ts";
 import {
   defaultErrorAnswer,
   defaultErrorResponse,
@@ -128,11 +128,11 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
         const value = handler(request);
         if (value instanceof Promise) {
           return value.then(
-            (resolved) => afterResponse(request, toWebResponse(resolved, raw)),
+            (resolved) => afterResponse(request, toWebResponseOffered(resolved, raw)),
             (error) => fail(error, request),
           );
         }
-        const response = afterResponse(request, toWebResponse(value, raw));
+        const response = afterResponse(request, toWebResponseOffered(value, raw));
         return response instanceof Promise ? response.catch((error) => fail(error, request)) : response;
       } catch (error) {
         return fail(error, request);
