@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { RedisClient, type Subprocess } from "bun";
-import { freePort } from "../cli/helpers.ts";
+import type { Subprocess } from "bun";
 import { launchProgram, type Program, waitFor } from "../faults/spawn.ts";
+import { startRedis } from "../helpers/redis.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 
 const APP = join(import.meta.dir, "fixtures/processes-app.ts");
@@ -23,27 +23,9 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "MCP thro
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    const port = freePort();
-    redis = Bun.spawn(
-      ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      { stdout: "ignore", stderr: "ignore" },
-    );
-    for (let i = 0; ; i++) {
-      const probe = new RedisClient(`redis://127.0.0.1:${port}`, {
-        autoReconnect: false,
-        connectionTimeout: 500,
-      });
-      try {
-        await probe.send("PING", []);
-        break;
-      } catch (error) {
-        if (i > 100) throw error;
-        await Bun.sleep(100);
-      } finally {
-        probe.close();
-      }
-    }
-    const env = { REDIS_URL: `redis://127.0.0.1:${port}` };
+    const started = await startRedis();
+    redis = started.process;
+    const env = { REDIS_URL: started.url };
     programs.push(
       await launchProgram(APP, ["--processes", "2"], { env, listening: 2 }),
       await launchProgram(APP, ["--processes", "2"], { env, listening: 2 }),

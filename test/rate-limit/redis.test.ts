@@ -11,32 +11,11 @@ import { RedisStore, type ServerHandle, Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
 import { freePort } from "../cli/helpers.ts";
 import { launchProgram, type Program } from "../faults/spawn.ts";
+import { spawnRedis, untilRedisAnswers } from "../helpers/redis.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 import { rawGet } from "../security/raw-client.ts";
 
 const EXAMPLE = join(import.meta.dir, "../../examples/rate-limit.ts");
-
-function spawnRedis(port: number): Subprocess {
-  return Bun.spawn(
-    ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    { stdout: "ignore", stderr: "ignore" },
-  );
-}
-
-async function untilRedisAnswers(url: string): Promise<void> {
-  for (let i = 0; ; i++) {
-    const probe = new RedisClient(url, { autoReconnect: false, connectionTimeout: 500 });
-    try {
-      await probe.send("PING", []);
-      return;
-    } catch (error) {
-      if (i > 100) throw error;
-      await Bun.sleep(100);
-    } finally {
-      probe.close();
-    }
-  }
-}
 
 describeWithProgram("redis-server", "apt-get install -y redis-server", "rate limits in Redis", () => {
   let redisPort = 0;

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { RedisClient, type Subprocess } from "bun";
+import type { Subprocess } from "bun";
 import app from "../../examples/topics.ts";
 import type { ServerHandle } from "../../src/index.ts";
-import { freePort } from "../cli/helpers.ts";
 import { launchProgram, type Program } from "../faults/spawn.ts";
+import { startRedis } from "../helpers/redis.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 import { connect, type TestClient } from "../websocket/helpers.ts";
 
@@ -122,28 +122,9 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "two proc
   const programs: Program[] = [];
   const clients: TestClient[] = [];
   beforeAll(async () => {
-    const port = freePort();
-    redis = Bun.spawn(
-      ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      { stdout: "ignore", stderr: "ignore" },
-    );
-    // Ready when it answers PING (the apps' start() fails on a Redis that is not there yet).
-    for (let i = 0; ; i++) {
-      const probe = new RedisClient(`redis://127.0.0.1:${port}`, {
-        autoReconnect: false,
-        connectionTimeout: 500,
-      });
-      try {
-        await probe.send("PING", []);
-        break;
-      } catch (error) {
-        if (i > 100) throw error;
-        await Bun.sleep(100);
-      } finally {
-        probe.close();
-      }
-    }
-    const env = { REDIS_URL: `redis://127.0.0.1:${port}` };
+    const started = await startRedis();
+    redis = started.process;
+    const env = { REDIS_URL: started.url };
     programs.push(await launchProgram(EXAMPLE, [], { env }), await launchProgram(EXAMPLE, [], { env }));
   }, 60_000);
   afterAll(async () => {
