@@ -92,7 +92,12 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
  * request headers ▶ body ▶ before middlewares ▶ auth ▶ typed args ▶ body
  * schema ▶ handler ▶ conversion ▶ after middlewares ▶ response headers.
  */
-export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatcher {
+export function compileRoute(
+  plan: RoutePlan,
+  config: PipelineConfig,
+  /** An outer layer (request ids, a rate limit) offers headers for this route's answers. */
+  takesOfferedHeaders = false,
+): Dispatcher {
   const handler = withTimeout(plan.invoke ?? plan.handler, plan.timeoutMs ?? config.requestTimeoutMs ?? 0);
   const readsBody = BODY_METHODS.has(plan.method) && plan.rawBody !== true;
   const headersExcluded = config.excludedHeaderPaths.has(plan.pattern);
@@ -121,18 +126,20 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
     errorResponse(error, request, plan.after, config).then((response) => finish(response, request.raw));
 
   if (bare) {
-    // The hot path: nothing runs around the handler, so skip the async machinery.
+    // The hot path: nothing runs around the handler, so skip the async machinery. Only a route
+    // with a header-offering layer around it looks for offers (src/response/offered-headers.ts).
+    const convert = takesOfferedHeaders ? toWebResponseOffered : toWebResponse;
     return (raw, server, params) => {
       const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
       try {
         const value = handler(request);
         if (value instanceof Promise) {
           return value.then(
-            (resolved) => afterResponse(request, toWebResponseOffered(resolved, raw)),
+            (resolved) => afterResponse(request, convert(resolved, raw)),
             (error) => fail(error, request),
           );
         }
-        const response = afterResponse(request, toWebResponseOffered(value, raw));
+        const response = afterResponse(request, convert(value, raw));
         return response instanceof Promise ? response.catch((error) => fail(error, request)) : response;
       } catch (error) {
         return fail(error, request);
