@@ -3,13 +3,11 @@
  * official SDK client over real HTTP, beside plain HTTP calls of the same routes.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import app from "../../examples/mcp-rest.ts";
 import type { ServerHandle } from "../../src/index.ts";
+import { runInspector } from "../helpers/inspector.ts";
 
 let server: ServerHandle;
 
@@ -104,35 +102,9 @@ describe("examples/mcp-rest.ts", () => {
   });
 });
 
-/** The Inspector CLI as the example's header shows it, run as a subprocess (Node when present, else Bun). */
-async function inspector(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const root = join(import.meta.dir, "..", "..");
-  const home = mkdtempSync(join(tmpdir(), "webfw-inspector-"));
-  const runtime = Bun.which("node") ?? process.execPath;
-  const child = Bun.spawn(
-    [
-      runtime,
-      join(root, "node_modules", ".bin", "mcp-inspector"),
-      "--cli",
-      `${server.url}/mcp`,
-      "--transport",
-      "http",
-      ...args,
-    ],
-    { cwd: root, env: { ...process.env, HOME: home, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" },
-  );
-  const killer = setTimeout(() => child.kill(), 25_000);
-  try {
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ]);
-    return { code, stdout, stderr };
-  } finally {
-    clearTimeout(killer);
-    rmSync(home, { recursive: true, force: true });
-  }
+/** The Inspector CLI as the example's header shows it. */
+function inspector(...args: string[]) {
+  return runInspector(`${server.url}/mcp`, ...args);
 }
 
 describe("examples/mcp-rest.ts with the MCP Inspector CLI", () => {

@@ -3,52 +3,25 @@
  * example app, run as a subprocess exactly as a user would: it must work offline.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import app from "../../examples/mcp-server.ts";
-
-const ROOT = join(import.meta.dir, "..", "..");
-const INSPECTOR = join(ROOT, "node_modules", ".bin", "mcp-inspector");
+import { runInspector } from "../helpers/inspector.ts";
 
 let url: string;
 let stop: () => unknown;
-let home: string;
 
 beforeAll(async () => {
   // The example app as the core serves it: routing of `/mcp`, global middlewares, the works.
   const server = await app.start({ port: 0, host: "127.0.0.1" });
   url = `http://127.0.0.1:${server.port}/mcp`;
   stop = () => server.stop();
-  // The CLI keeps a catalog under $HOME; give it a scratch one.
-  home = mkdtempSync(join(tmpdir(), "webfw-inspector-"));
 });
 
 afterAll(async () => {
   await stop?.();
-  if (home) rmSync(home, { recursive: true, force: true });
 });
 
-/** Runs the Inspector CLI with Node when present (what `npx` would use), else with Bun. */
-async function inspector(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const runtime = Bun.which("node") ?? process.execPath;
-  const child = Bun.spawn([runtime, INSPECTOR, "--cli", url, "--transport", "http", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, HOME: home, NO_COLOR: "1" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const killer = setTimeout(() => child.kill(), 25_000);
-  try {
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ]);
-    return { code, stdout, stderr };
-  } finally {
-    clearTimeout(killer);
-  }
+function inspector(...args: string[]) {
+  return runInspector(url, ...args);
 }
 
 describe("Inspector CLI", () => {

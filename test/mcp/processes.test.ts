@@ -6,8 +6,6 @@
  * that ran in the other process, and a resumed stream.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -16,6 +14,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { launchProgram, type Program, pidOf, waitFor } from "../faults/spawn.ts";
+import { runInspector } from "../helpers/inspector.ts";
 
 const APP = join(import.meta.dir, "fixtures/processes-app.ts");
 let program: Program;
@@ -113,34 +112,13 @@ describe("MCP over --processes 2", () => {
   }, 30_000);
 
   test("the Inspector CLI, run after run (each run its own session, on either process)", async () => {
-    const root = join(import.meta.dir, "..", "..");
-    const home = mkdtempSync(join(tmpdir(), "webfw-inspector-"));
-    try {
-      const owners = new Set<string>();
-      for (let i = 0; i < 4; i++) {
-        const child = Bun.spawn(
-          [
-            Bun.which("node") ?? process.execPath,
-            join(root, "node_modules", ".bin", "mcp-inspector"),
-            "--cli",
-            `${program.url}/mcp`,
-            "--transport",
-            "http",
-            "--method",
-            "tools/call",
-            "--tool-name",
-            "pid",
-          ],
-          { cwd: root, env: { ...process.env, HOME: home, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" },
-        );
-        const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-        expect(code).toBe(0);
-        owners.add(text(JSON.parse(stdout)));
-      }
-      expect(owners.size).toBeGreaterThanOrEqual(1);
-    } finally {
-      rmSync(home, { recursive: true, force: true });
+    const owners = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const run = await runInspector(`${program.url}/mcp`, "--method", "tools/call", "--tool-name", "pid");
+      expect(run.code).toBe(0);
+      owners.add(text(JSON.parse(run.stdout)));
     }
+    expect(owners.size).toBeGreaterThanOrEqual(1);
   }, 60_000);
 
   test("a stream dropped mid-call resumes through either process", async () => {
