@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# User-space instructions per request of a bench server, counted by valgrind (callgrind), for
+# hot-path work on a shared, noisy machine: wall-clock ratios there move by ±10 %, this count by
+# < 1 % (two runs of the same server: 29,395 and 29,305). Each variant runs twice under callgrind,
+# serving 4,000 and 24,000 `GET /` (h2load --h1, 8 connections); the slope between the two totals
+# removes start-up and most JIT warm-up. Kernel time (sockets) is not counted: it is the same for
+# every variant, so a ratio here overstates the wall-clock one; use it to compare changes, and
+# bench/run.ts on a quiet machine for the DESIGN §4 ratios.
+#   bash bench/instructions.sh [variant ...]   (default: raw off ids limit metrics tracing)
+# Needs valgrind and h2load (Debian: valgrind, nghttp2-client). ~70 s per variant.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bun=$(readlink -f "$(command -v bun || echo node_modules/.bin/bun)")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# total VARIANT N: instructions of the server for start-up plus N requests.
+total() {
+  local variant=$1 n=$2 out=$tmp/$1.$2 server=bench/servers/webfw.ts
+  local -a env=(BENCH_SCENARIO=prod)
+  case $variant in
+    raw) server=bench/servers/raw.ts env=(BENCH_SCENARIO=hello) ;;
+    off) ;;
+    ids) env+=(BENCH_PROD=request-id) ;;
+    limit) env+=(BENCH_PROD=limit-memory) ;;
+    metrics) env+=(BENCH_METRICS=1) ;;
+    tracing) env+=(BENCH_TRACING=1) ;;
+    *) echo "unknown variant $variant" >&2; return 2 ;;
+  esac
+  env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file="$out.cg" "$bun" "$server" >"$out.port" 2>"$out.err" &
+  local pid=$! port=""
+  for _ in $(seq 900); do
+    port=$(grep -o '"port":[0-9]*' "$out.port" 2>/dev/null | cut -d: -f2 || true)
+    [ -n "$port" ] && break
+    sleep 0.2
+  done
+  [ -n "$port" ] || { echo "$variant: server did not start" >&2; cat "$out.err" >&2; kill "$pid"; return 1; }
+  h2load --h1 -n "$n" -c 8 -t 1 "http://127.0.0.1:$port/" >"$out.h2" 2>&1
+  grep -q "$n succeeded" "$out.h2" || { echo "$variant: not every request succeeded" >&2; cat "$out.h2" >&2; }
+  kill -TERM "$pid"
+  wait "$pid" || true
+  awk '/^(summary|totals):/ {print $2; exit}' "$out.cg"
+}
+
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(raw off ids limit metrics tracing)
+printf '| variant | instructions / request | vs off |\n|---|--:|--:|\n'
+declare -A per
+for v in "${variants[@]}"; do
+  total "$v" 4000 >"$tmp/$v.a" &
+  b=$(total "$v" 24000)
+  wait
+  a=$(cat "$tmp/$v.a")
+  per[$v]=$(((b - a) / 20000))
+  ratio=""
+  [ -n "${per[off]:-}" ] && ratio=$(awk -v x="${per[$v]}" -v o="${per[off]}" 'BEGIN {printf "%.2f", x / o}')
+  printf '| %s | %s | %s |\n' "$v" "${per[$v]}" "$ratio"
+done
