@@ -94,6 +94,15 @@ function isRegNameChar(code: number): boolean {
   );
 }
 
+/** The part of `requestProblem` that `urlRequestProblem` leaves to the handler's first look. */
+export function hostLinesProblem(raw: globalThis.Request): string | null {
+  return hostProblem(raw.headers.get("host"));
+}
+
+/** `isRegNameChar` as a table: a lookup per character on the per-request path. */
+const REG_NAME = new Uint8Array(128);
+for (let code = 0; code < 128; code++) if (isRegNameChar(code)) REG_NAME[code] = 1;
+
 const IP_LITERAL = /^\[[0-9A-Fa-f:.]+\]$|^\[v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+\]$/;
 
 /**
@@ -117,7 +126,7 @@ export function hostProblem(host: string | null): string | null {
         end = i;
         break;
       }
-      if (!isRegNameChar(code)) {
+      if (code > 127 || REG_NAME[code] !== 1) {
         // Several Host lines arrive joined as "a, b": refused like any other invalid value.
         return code === 32 && host.includes(", ") ? "more than one Host header" : "invalid Host header";
       }
@@ -145,6 +154,37 @@ export function targetProblem(href: string): string | null {
 /** The whole check of one request before routing: 400 message or `null`. */
 export function requestProblem(raw: globalThis.Request): string | null {
   return hostProblem(raw.headers.get("host")) ?? targetProblem(raw.url);
+}
+
+/**
+ * `requestProblem` from `req.url` alone, for a host-blind route (src/serve/host-blind.ts): reading
+ * `req.headers` makes Bun build the whole Headers object, the largest cost of a bare request
+ * (docs/performance.md). Bun writes a Host it could parse into `req.url` and leaves the target bare
+ * otherwise; anything but a plain `reg-name[:port]` gets the exact check. For every single Host line
+ * both agree (test/http/host-blind.test.ts sends them). What the URL cannot show is a second Host
+ * line (Bun writes the first one): `hostLinesProblem` runs when the handler first looks.
+ */
+export function urlRequestProblem(raw: globalThis.Request): string | null {
+  const href = raw.url;
+  // Bun's URL is `http://` or `https://`; anything else takes the exact check.
+  let i = href.charCodeAt(4) === 58 /* : */ ? 7 : href.charCodeAt(5) === 58 ? 8 : 0;
+  if (i === 0 || href.charCodeAt(i - 1) !== 47) return requestProblem(raw);
+  const hostStart = i;
+  // One pass over `reg-name [":" digits]` up to the path; anything else (an IP literal, an odd
+  // character) is rare and gets the exact check, so this only ever says "fine" early.
+  for (; i < href.length; i++) {
+    const code = href.charCodeAt(i);
+    if (code === 47 /* / */ || code === 58 /* : */) break;
+    if (code > 127 || REG_NAME[code] !== 1) return requestProblem(raw);
+  }
+  if (i === hostStart) return requestProblem(raw);
+  if (href.charCodeAt(i) === 58) {
+    for (i++; i < href.length && href.charCodeAt(i) !== 47; i++) {
+      const code = href.charCodeAt(i);
+      if (code < 48 || code > 57) return requestProblem(raw);
+    }
+  }
+  return href.indexOf("#", i) === -1 ? null : "fragment in request target";
 }
 
 /**

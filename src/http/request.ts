@@ -21,6 +21,12 @@ import { QueryParams } from "./query-params.ts";
 import { Url } from "./url.ts";
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * The part of the request-target check a host-blind route leaves until its handler first looks at
+ * the URL, the query or the headers (src/serve/host-blind.ts): a 400 message or `null`.
+ */
+export type PendingCheck = (raw: globalThis.Request) => string | null;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
@@ -63,6 +69,8 @@ export class Request<
   private argsValue: A | null = null;
   private stateValue: Record<string, unknown> | null = null;
   private idValue: string | null = null;
+  /** @internal What of the request-target check is still to run (src/serve/host-blind.ts). */
+  pendingCheck: PendingCheck | null = null;
   /** @internal Tasks left by `background()`, started by the dispatcher after the response (src/background/). */
   backgroundTasks: BackgroundTask[] | null = null;
 
@@ -122,12 +130,18 @@ export class Request<
   }
 
   get url(): Url {
-    this.cachedUrl ??= Url.parse(this.raw.url);
+    if (this.cachedUrl === null) {
+      if (this.pendingCheck !== null) this.runPendingCheck();
+      this.cachedUrl = Url.parse(this.raw.url);
+    }
     return this.cachedUrl;
   }
 
   get queryParams(): QueryParams {
-    this.cachedQuery ??= new QueryParams(this.cachedUrl?.query ?? Url.queryOf(this.raw.url));
+    if (this.cachedQuery === null) {
+      if (this.pendingCheck !== null) this.runPendingCheck();
+      this.cachedQuery = new QueryParams(this.cachedUrl?.query ?? Url.queryOf(this.raw.url));
+    }
     return this.cachedQuery;
   }
   set queryParams(value: QueryParams) {
@@ -135,8 +149,23 @@ export class Request<
   }
 
   get headers(): Headers {
-    this.cachedHeaders ??= new Headers(this.raw.headers);
+    if (this.cachedHeaders === null) {
+      if (this.pendingCheck !== null) this.runPendingCheck();
+      this.cachedHeaders = new Headers(this.raw.headers);
+    }
     return this.cachedHeaders;
+  }
+
+  /**
+   * A host-blind route checked the request only as far as its answer could not depend on what was
+   * left (src/serve/host-blind.ts): the first look at the URL, query or headers finishes the check,
+   * and a request Bun's table would have refused is refused here (400) before the handler sees it.
+   */
+  private runPendingCheck(): void {
+    const check = this.pendingCheck as PendingCheck;
+    this.pendingCheck = null;
+    const problem = check(this.raw);
+    if (problem !== null) throw new BadRequestError(problem);
   }
   set headers(value: Headers) {
     this.cachedHeaders = value;

@@ -21,7 +21,7 @@ export function withAccessLog(
   traceIds?: TraceIdReader | null,
 ): Dispatcher {
   const pattern = route?.pattern ?? undefined;
-  return (raw, server, params) => {
+  return (raw, server, params, pending) => {
     const started = performance.now();
     const log = (response: WebResponse): WebResponse => {
       const duration = performance.now() - started;
@@ -36,7 +36,7 @@ export function withAccessLog(
       });
       return response;
     };
-    const result = dispatcher(raw, server, params);
+    const result = dispatcher(raw, server, params, pending);
     return result instanceof Promise ? result.then(log) : log(result);
   };
 }

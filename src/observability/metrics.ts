@@ -179,7 +179,7 @@ function timeDispatcher(
     }
     duration.observe(observer, seconds);
   };
-  return (raw, server, params) => {
+  return (raw, server, params, pending) => {
     const started = performance.now();
     inFlight.count++;
     const done = (response: globalThis.Response) => {
@@ -190,7 +190,7 @@ function timeDispatcher(
     };
     let result: globalThis.Response | Promise<globalThis.Response>;
     try {
-      result = dispatcher(raw, server, params);
+      result = dispatcher(raw, server, params, pending);
     } catch (error) {
       inFlight.count--;
       record(raw.method, 500, (performance.now() - started) / 1000);

@@ -27,6 +27,7 @@ import {
 import { type AnswerScope, errorDispatchers } from "../serve/error-dispatchers.ts";
 import { type RouteTable, Runtime } from "../serve/fallback.ts";
 import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
+import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
 import type { WorkerPool } from "../workers/pool.ts";
 import type { Mount, MountBuild, MountContext, MountedFeature } from "./mount.ts";
@@ -131,6 +132,9 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     ...observability.routes(takenGetPaths(tree.routes)).map((route) => ({ route, chain: root })),
   ];
   const { globalBefore, globalAfter } = tree;
+  // The timer and the access log show nothing the Host; ids, spans and compression read the headers.
+  const hostBlindLayers =
+    app.config.requestId === null && observability.traceIds === null && app.config.compression === null;
 
   const table: RouteTable = new Map();
   const statics = new Map<string, WebResponse>();
@@ -170,13 +174,12 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     }
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
-    const limited = rateLimits.apply(
-      compileRoute(plan, config, perRequest),
-      limit,
-      plan.auth,
-      `${route.method} ${route.path}`,
-    );
-    methods.set(route.method, wrap(limited, { method: route.method, pattern: route.path }));
+    const compiled = compileRoute(plan, config, perRequest);
+    const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`);
+    const dispatcher = wrap(limited, { method: route.method, pattern: route.path });
+    // A rate limit's key function may read the headers: limited routes keep the full check.
+    if (limited === compiled && hostBlindLayers && isHostBlind(compiled)) markHostBlind(dispatcher);
+    methods.set(route.method, dispatcher);
   }
 
   // What mounts add (/mcp, WebSocket upgrades) is under the app's own limit.

@@ -12,7 +12,7 @@ import { afterResponse } from "../background/after-response.ts";
 import type { FormLimits } from "../body/forms.ts";
 import { isFormContentType } from "../body/forms.ts";
 import { type BodyLimits, readBody } from "../body/read-body.ts";
-import { Request } from "../http/request.ts";
+import { type PendingCheck, Request } from "../http/request.ts";
 import { matchPath } from "../http/request-target.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { markClientData } from "../response/client-data.ts";
@@ -29,6 +29,7 @@ import { Response } from "../response/response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
 import { applyHeaderRules, type HeaderRule } from "./header-rules.ts";
+import { markHostBlind } from "./host-blind.ts";
 import { withTimeout } from "./timeout.ts";
 
 type WebResponse = globalThis.Response;
@@ -39,6 +40,8 @@ export type Dispatcher = (
   raw: globalThis.Request,
   server: Server<unknown> | null,
   params: Params,
+  /** What a host-blind route leaves of the request-target check to the handler's first look. */
+  pending?: PendingCheck,
 ) => WebResponse | Promise<WebResponse>;
 
 /** Application-wide settings every dispatcher reads. */
@@ -129,8 +132,9 @@ export function compileRoute(
     // The hot path: nothing runs around the handler, so skip the async machinery. Only a route
     // with a header-offering layer around it looks for offers (src/response/offered-headers.ts).
     const convert = takesOfferedHeaders ? toWebResponseOffered : toWebResponse;
-    return (raw, server, params) => {
+    const dispatch: Dispatcher = (raw, server, params, pending) => {
       const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
+      if (pending !== undefined) request.pendingCheck = pending;
       try {
         const value = handler(request);
         if (value instanceof Promise) {
@@ -145,6 +149,9 @@ export function compileRoute(
         return fail(error, request);
       }
     };
+    // Nothing runs before the handler here, and an inline handler sees the Host and the target only
+    // through `request.url`/`queryParams`/`headers`, which finish the check (`pending`).
+    return plan.invoke === undefined ? markHostBlind(dispatch) : dispatch;
   }
 
   return async (raw, server, params) => {

@@ -6,11 +6,13 @@
  * table cannot answer safely go to the generic path (src/serve/fallback.ts).
  */
 import type { Server } from "bun";
-import { requestProblem } from "../http/request-target.ts";
+import type { PendingCheck } from "../http/request.ts";
+import { hostLinesProblem, requestProblem, urlRequestProblem } from "../http/request-target.ts";
 import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
 import { patternParams } from "../router/route.ts";
 import type { Dispatcher, Params } from "./dispatch.ts";
 import { decodeParams, type RouteTable } from "./fallback.ts";
+import { isHostBlind } from "./host-blind.ts";
 
 type WebResponse = globalThis.Response;
 /** What Bun calls for one method of one route key. */
@@ -39,8 +41,7 @@ export function nativeRoutes(
     const readParams = paramReader(pattern, patternFor);
     for (const [method, dispatcher] of methods) {
       const fixed = statics.get(`${method} ${pattern}`);
-      entry[method] =
-        fixed ?? ((req, server) => dispatchNative(dispatcher, req, server, readParams, slowPath));
+      entry[method] = fixed ?? nativeHandler(dispatcher, pattern, readParams, slowPath);
     }
     routes[key] = entry;
   }
@@ -96,16 +97,41 @@ function paramReader(pattern: string, patternFor: PatternFor): ParamSource {
   };
 }
 
+/**
+ * The function Bun calls for one method of one route. The request-target check
+ * (src/http/request-target.ts) runs whole before the dispatcher, except on a host-blind route
+ * (src/serve/host-blind.ts), whose answer cannot depend on the Host or the target before its
+ * handler looks: there the handler's first look at the URL, query or headers finishes it. On a
+ * fixed path Bun matched the target exactly, so nothing is read up front (`req.url` alone is an
+ * eighth of a bare `GET /`); with params `req.url` is read anyway, so it is checked then.
+ */
+function nativeHandler(
+  dispatcher: Dispatcher,
+  pattern: string,
+  readParams: ParamSource,
+  slowPath: BunHandler,
+): BunHandler {
+  if (!isHostBlind(dispatcher)) {
+    return (req, server) => dispatchNative(dispatcher, req, server, requestProblem, readParams, slowPath);
+  }
+  if (patternParams(pattern).length === 0)
+    return (req, server) => dispatcher(req, server, {}, requestProblem);
+  return (req, server) =>
+    dispatchNative(dispatcher, req, server, urlRequestProblem, readParams, slowPath, hostLinesProblem);
+}
+
 /** One native-table request: the request-target check, the params, then the route's dispatcher. */
 function dispatchNative(
   dispatcher: Dispatcher,
   req: Bun.BunRequest,
   server: Server<unknown>,
+  check: (req: globalThis.Request) => string | null,
   readParams: ParamSource,
   slowPath: BunHandler,
+  pending?: PendingCheck,
 ): WebResponse | Promise<WebResponse> {
   // A bad Host or target: the generic path answers 400 with the global middlewares and headers.
-  if (requestProblem(req) !== null) return slowPath(req, server);
+  if (check(req) !== null) return slowPath(req, server);
   let params: Params | null;
   try {
     params = readParams(req);
@@ -113,5 +139,5 @@ function dispatchNative(
     // Malformed escapes: the generic path answers 400 with the global middlewares and headers.
     return slowPath(req, server);
   }
-  return params === null ? slowPath(req, server) : dispatcher(req, server, params);
+  return params === null ? slowPath(req, server) : dispatcher(req, server, params, pending);
 }

@@ -1,0 +1,201 @@
+/**
+ * Host-blind routes (src/serve/host-blind.ts): a route with nothing before its handler is checked
+ * only as far as its answer can depend on the request, and the handler's first look at the URL,
+ * the query or the headers finishes the request-target check. Probed over raw TCP with every Host
+ * spelling: wherever the Host or target can reach an answer, the answer is the 400 the whole check
+ * gives (compared with `hostProblem` itself and with a route that has a middleware, which is checked
+ * whole before anything runs).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { hostProblem } from "../../src/http/request-target.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
+import { logger, stderrSink } from "../../src/log/logger.ts";
+import { startQuiet } from "../security/helpers.ts";
+import { rawExchange } from "../security/raw-client.ts";
+
+/** Single Host lines: the ones Bun puts into `req.url`, the ones it cannot, and every edge between. */
+const HOSTS = [
+  "a",
+  "A.B",
+  "a:80",
+  "a:",
+  ":80",
+  "a b",
+  "a/b",
+  "a@b",
+  'a"b',
+  "a{b",
+  "a}b",
+  "a`b",
+  "a|b",
+  "a^b",
+  "a<b",
+  "a%41",
+  "a%zz",
+  "[::1]",
+  "[::1]:8",
+  "[x]",
+  "a:99999",
+  "a:8x",
+  "1.2.3.4",
+  "\xc3\xa9.com",
+  "xn--e.com",
+  "a..b",
+  ".a",
+  "a;b",
+  "a,b",
+  "a=b",
+  "a&b",
+  "a'b",
+  "a(b",
+  "a*b",
+  "a+b",
+  "a!b",
+  "a$b",
+  "a~b",
+  "a_b",
+  "0x7f.1",
+  "a:+80",
+  "a:-1",
+  "a:08",
+  "[::1",
+  "::1",
+  "[::1]x",
+  "a\\b",
+  "a#b",
+  "a?b",
+  "a[b",
+  "",
+];
+
+function makeApp(options: { metrics?: boolean; requestId?: boolean } = {}): Webfw {
+  const app = new Webfw(import.meta.path, { openapi: false, ...options });
+  app.get("/fixed", () => "fixed");
+  app.get("/fixed-url", (r) => `host=${r.url.host}`);
+  app.get("/query", (r) => `q=${r.queryParams.get("q")}`);
+  app.get("/headers", (r) => `x=${r.headers.get("x")}`);
+  app.get("/p/:id", (r) => `p=${r.pathParams.id}`);
+  app.get("/p-url/:id", (r) => `p=${r.pathParams.id} host=${r.url.host}`);
+  return app;
+}
+
+/** The same routes behind a before-middleware: checked whole before anything runs. */
+function guardedApp(): Webfw {
+  const app = new Webfw(import.meta.path, { openapi: false });
+  app.beforeRequest(() => undefined);
+  app.get("/fixed", () => "fixed");
+  app.get("/p/:id", (r) => `p=${r.pathParams.id}`);
+  return app;
+}
+
+const get = (target: string, host: string | null) =>
+  `GET ${target} HTTP/1.1\r\n${host === null ? "" : `Host: ${host}\r\n`}Connection: close\r\n\r\n`;
+const twoHosts = (target: string) =>
+  `GET ${target} HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n`;
+
+let blind: ServerHandle;
+let guarded: ServerHandle;
+let observed: ServerHandle;
+let withIds: ServerHandle;
+const accessLines: string[] = [];
+
+beforeAll(async () => {
+  logger.setSink((line) => accessLines.push(line));
+  blind = await startQuiet(makeApp());
+  guarded = await startQuiet(guardedApp());
+  // The request timer and the access log pass the pending check on (the route stays host-blind).
+  observed = await startQuiet(makeApp({ metrics: true }), { accessLog: true });
+  // Request ids read the headers anyway: the whole check runs up front.
+  withIds = await startQuiet(makeApp({ requestId: true }));
+});
+
+afterAll(async () => {
+  for (const handle of [blind, guarded, observed, withIds]) await handle.stop(true);
+  logger.setSink(stderrSink);
+});
+
+describe("every single Host line: the answer a handler gives agrees with the whole check", () => {
+  for (const host of HOSTS) {
+    test(JSON.stringify(host), async () => {
+      const expected = hostProblem(host) === null ? 200 : 400;
+      const looks = ["/fixed-url", "/query?q=1", "/headers", "/p-url/7"];
+      for (const server of [blind, observed]) {
+        for (const target of looks) {
+          const reply = await rawExchange(server.port, get(target, host));
+          expect({ host, target, status: reply.status }).toEqual({ host, target, status: expected });
+        }
+        // A param route reads `req.url` for its params anyway, so it is checked then.
+        const param = await rawExchange(server.port, get("/p/7", host));
+        expect({ host, status: param.status }).toEqual({ host, status: expected });
+      }
+      // Checked whole before any middleware: the same verdict.
+      for (const target of ["/fixed", "/p/7"]) {
+        const reply = await rawExchange(guarded.port, get(target, host));
+        expect({ host, target, status: reply.status }).toEqual({ host, target, status: expected });
+      }
+      expect((await rawExchange(withIds.port, get("/fixed", host))).status).toBe(expected);
+    });
+  }
+
+  test("a refused Host says why", async () => {
+    const reply = await rawExchange(blind.port, get("/fixed-url", "a b"));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toBe("invalid Host header");
+    expect(reply.body).not.toContain("host=");
+    // The access log of a host-blind route records the refusal under the route.
+    accessLines.length = 0;
+    expect((await rawExchange(observed.port, get("/fixed-url", "a b"))).status).toBe(400);
+    expect(accessLines.some((line) => /route=\/fixed-url status=400/.test(line))).toBe(true);
+  });
+});
+
+describe("what the URL cannot show: two Host lines", () => {
+  test("refused the moment a handler looks at the URL, the query or the headers", async () => {
+    for (const server of [blind, observed]) {
+      for (const target of ["/fixed-url", "/query?q=1", "/headers", "/p-url/7"]) {
+        const reply = await rawExchange(server.port, twoHosts(target));
+        expect({ target, status: reply.status, body: reply.body }).toEqual({
+          target,
+          status: 400,
+          body: "more than one Host header",
+        });
+      }
+    }
+  });
+
+  test("refused up front where anything runs before the handler", async () => {
+    for (const target of ["/fixed", "/p/7"]) {
+      expect((await rawExchange(guarded.port, twoHosts(target))).status).toBe(400);
+    }
+    expect((await rawExchange(withIds.port, twoHosts("/fixed"))).status).toBe(400);
+  });
+
+  test("served by a handler whose answer never depends on the Host", async () => {
+    const fixed = await rawExchange(blind.port, twoHosts("/fixed"));
+    expect([fixed.status, fixed.body]).toEqual([200, "fixed"]);
+    const param = await rawExchange(blind.port, twoHosts("/p/7"));
+    expect([param.status, param.body]).toEqual([200, "p=7"]);
+  });
+});
+
+describe("the target", () => {
+  test("a fragment is refused when the handler reads the query", async () => {
+    const reply = await rawExchange(blind.port, get("/query?q=1#x", "a"));
+    expect([reply.status, reply.body]).toEqual([400, "fragment in request target"]);
+  });
+
+  test("a fragment on a param route is refused before the handler", async () => {
+    expect((await rawExchange(blind.port, get("/p/7#x", "a"))).status).toBe(400);
+  });
+
+  test("HTTP/1.0 without Host is routed by its target, on every kind of route", async () => {
+    for (const [target, body] of [
+      ["/fixed-url", "host="],
+      ["/p-url/7", "p=7 host="],
+      ["/query?q=2", "q=2"],
+    ] as const) {
+      const reply = await rawExchange(blind.port, `GET ${target} HTTP/1.0\r\n\r\n`);
+      expect({ target, status: reply.status, body: reply.body }).toEqual({ target, status: 200, body });
+    }
+  });
+});
