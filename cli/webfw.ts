@@ -79,7 +79,7 @@ async function runRoot(rawArgs: string[]): Promise<number> {
   const [app, extra] = flags.positionals;
   if (extra !== undefined) return fail(new FlagError(`unexpected argument "${extra}" (one app file only)`));
   if (app === undefined) {
-    if (flags.compileNativePath !== undefined) return runCompileNative(flags.compileNativePath);
+    if (flags.compileNativePath !== undefined) return await runCompileNative(flags.compileNativePath);
     return fail(new FlagError("missing the app file: webfw app.ts [flags]"));
   }
   const path = resolve(app);

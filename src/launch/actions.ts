@@ -1,9 +1,9 @@
 /**
  * Flags that do one thing and exit (help, version, docs, create, create a native
- * file), shared by `webfw` and `bun app.ts`, plus `--compile-native-path`.
+ * file), shared by `webfw` and `bun app.ts`, plus `--compile-native-path`. What only these actions
+ * need (the scaffolder, the native compiler) is imported when one runs, so that a server started
+ * without them never loads it (idle memory, docs/performance.md).
  */
-import { compileNativePath, describeReport } from "../native/compile.ts";
-import { CreateNativeError, createNativeFile } from "../native/create.ts";
 import { type StartFlags, usage } from "./flags.ts";
 import { openUrl } from "./open.ts";
 import { docsUrl, VERSION } from "./version.ts";
@@ -35,6 +35,7 @@ export async function runOneShotAction(
   // The scaffolder and its templates load only for `--create` (idle memory of a server).
   if (flags.create) return (await import("./create.ts")).runCreate(flags.createOptions);
   if (flags.createNativeFile !== undefined) {
+    const { CreateNativeError, createNativeFile } = await import("../native/create.ts");
     try {
       const created = createNativeFile(flags.createNativeFile);
       process.stdout.write(
@@ -53,7 +54,8 @@ export async function runOneShotAction(
 }
 
 /** `--compile-native-path PATH`: compiles, prints one line per file; returns 0, or 1 when any file failed. */
-export function runCompileNative(path: string): number {
+export async function runCompileNative(path: string): Promise<number> {
+  const { compileNativePath, describeReport } = await import("../native/compile.ts");
   const report = compileNativePath(path);
   const lines = describeReport(report);
   if (lines.length === 0) lines.push(`no .c, .rs or .zig files in ${path}`);

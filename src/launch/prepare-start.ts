@@ -1,12 +1,13 @@
 /**
  * What `app.start()` does with the command line before it listens: parse the
  * flags, run one-shot actions, compile native sources, and become a supervisor
- * (`--processes N`) or a dev reloader (`--dev`) instead of a server when asked.
+ * (`--processes N`) or a dev reloader (`--dev`) instead of a server when asked. The modules of those
+ * roles (supervisor, dev reloader) are imported only when asked, so that a plain
+ * server never loads them (idle memory, docs/performance.md).
  */
 import { dirname } from "node:path";
 import { logger } from "../log/logger.ts";
 import { isEmbedded } from "../native/cache.ts";
-import { runDevReload } from "../process/dev-reload.ts";
 import {
   CHILD_INDEX_ENV,
   DEV_RESTARTS_ENV,
@@ -15,7 +16,6 @@ import {
   isSupervisedChild,
 } from "../process/env.ts";
 import { respawnArgv } from "../process/respawn.ts";
-import { superviseProcesses } from "../process/supervisor.ts";
 import { tlsFileProblem } from "../transport/tls.ts";
 import { runCompileNative, runOneShotAction } from "./actions.ts";
 import { FlagError, parseFlags, type StartFlags, usage } from "./flags.ts";
@@ -90,7 +90,7 @@ export async function prepareStart(options: PrepareStartOptions = {}): Promise<S
   }
 
   if (flags.compileNativePath !== undefined && !flags.dev) {
-    const compiled = runCompileNative(flags.compileNativePath);
+    const compiled = await runCompileNative(flags.compileNativePath);
     if (compiled !== 0) return { action: "exit", code: compiled };
   }
 
@@ -113,6 +113,7 @@ export async function prepareStart(options: PrepareStartOptions = {}): Promise<S
       );
       return { action: "exit", code: 2 };
     }
+    const { runDevReload } = await import("../process/dev-reload.ts");
     const exit = await runDevReload({
       argv: childArgv,
       env,
@@ -122,6 +123,7 @@ export async function prepareStart(options: PrepareStartOptions = {}): Promise<S
     return { action: "exit", code: exit };
   }
   if (flags.processes > 1) {
+    const { superviseProcesses } = await import("../process/supervisor.ts");
     const exit = await superviseProcesses({ count: flags.processes, argv: childArgv, env });
     return { action: "exit", code: exit };
   }

@@ -14,7 +14,6 @@ import {
   type ResolvedTransport,
   resolveTransport,
 } from "../transport/options.ts";
-import { WorkerPool } from "../workers/pool.ts";
 import { inWorkerMode } from "../workers/worker-mode.ts";
 import { browserUrl, openUrl } from "./open.ts";
 import { prepareStart, type StartPlan } from "./prepare-start.ts";
@@ -52,7 +51,11 @@ export async function startServer(app: AppState, options: StartOptions): Promise
   const transport = await resolveTransport(options, plan?.flags);
   // Tracing and metrics (src/observability/): the SDK starts before the pool, whose Workers start theirs.
   const telemetry = await startTelemetry(app, plan?.flags, plan?.role === "supervised-child");
-  const pool = start.workers > 1 ? new WorkerPool(app.mainFile, start.workers) : null;
+  // The pool's module loads only when there are Workers to run (idle memory, docs/performance.md).
+  const pool =
+    start.workers > 1
+      ? new (await import("../workers/pool.ts")).WorkerPool(app.mainFile, start.workers)
+      : null;
   // `app.publish`/`app.subscribe` in an offloaded handler go through the main thread's hub (server, relay).
   if (pool) pool.topics = app.topicHub();
   let built: BuiltApp | null = null;
