@@ -17,8 +17,8 @@ export function createCompressor(settings: ResolvedCompression): Compressor {
 }
 
 export function withCompression(dispatcher: Dispatcher, compressor: Compressor): Dispatcher {
-  return (raw, server, params) => {
-    const result = dispatcher(raw, server, params);
+  return (raw, server, params, context) => {
+    const result = dispatcher(raw, server, params, context);
     return result instanceof Promise
       ? result.then((response) => compressResponse(compressor, raw, response))
       : compressResponse(compressor, raw, result);

@@ -21,7 +21,7 @@ export function withAccessLog(
   traceIds?: TraceIdReader | null,
 ): Dispatcher {
   const pattern = route?.pattern ?? undefined;
-  return (raw, server, params, pending) => {
+  return (raw, server, params, context) => {
     const started = performance.now();
     const log = (response: WebResponse): WebResponse => {
       const duration = performance.now() - started;
@@ -36,7 +36,7 @@ export function withAccessLog(
       });
       return response;
     };
-    const result = dispatcher(raw, server, params, pending);
+    const result = dispatcher(raw, server, params, context);
     return result instanceof Promise ? result.then(log) : log(result);
   };
 }

@@ -179,7 +179,7 @@ function timeDispatcher(
     }
     duration.observe(observer, seconds);
   };
-  return (raw, server, params, pending) => {
+  return (raw, server, params, context) => {
     const started = performance.now();
     inFlight.count++;
     const done = (response: globalThis.Response) => {
@@ -190,7 +190,7 @@ function timeDispatcher(
     };
     let result: globalThis.Response | Promise<globalThis.Response>;
     try {
-      result = dispatcher(raw, server, params, pending);
+      result = dispatcher(raw, server, params, context);
     } catch (error) {
       inFlight.count--;
       record(raw.method, 500, (performance.now() - started) / 1000);

@@ -25,6 +25,7 @@ import {
 } from "@opentelemetry/api";
 import type { Server } from "bun";
 import { requestIdOf } from "../request-id/id.ts";
+import type { DispatchContext } from "../serve/dispatch.ts";
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -150,17 +151,22 @@ export function traceDispatcher(
   recording: () => boolean = sdkPresent(),
 ): Dispatcher {
   const pattern = route?.pattern ?? null;
-  const run = (raw: globalThis.Request, server: Server<unknown> | null, params: Record<string, string>) =>
-    dispatcher(raw, server, params);
-  return (raw, server, params) => {
+  const run = (
+    raw: globalThis.Request,
+    server: Server<unknown> | null,
+    params: Record<string, string>,
+    dispatchContext: DispatchContext | undefined,
+  ) => dispatcher(raw, server, params, dispatchContext);
+  return (raw, server, params, dispatchContext) => {
     // No SDK registered (the API alone): every call below would be a no-op, so none is made. Checked per
     // request, so an SDK the application registers after start is used from then on.
-    if (!recording()) return dispatcher(raw, server, params);
+    if (!recording()) return dispatcher(raw, server, params, dispatchContext);
     const parent = incomingContext(raw);
     const span = tracer.startSpan(serverSpanName(raw.method, pattern), { kind: SpanKind.SERVER }, parent);
     const active = trace.setSpan(parent, span);
     // Not sampled (or no SDK): nothing to record, but the context still travels (to Workers, to user code).
-    if (!span.isRecording()) return context.with(active, run, undefined, raw, server, params);
+    if (!span.isRecording())
+      return context.with(active, run, undefined, raw, server, params, dispatchContext);
     span.setAttributes(requestAttributes(raw, server, pattern));
     const state: SpanState = { span, ended: false };
     live.set(raw, state);
@@ -173,7 +179,7 @@ export function traceDispatcher(
     };
     let result: globalThis.Response | Promise<globalThis.Response>;
     try {
-      result = context.with(active, run, undefined, raw, server, params);
+      result = context.with(active, run, undefined, raw, server, params, dispatchContext);
     } catch (error) {
       signal.removeEventListener("abort", onAbort);
       fail(state, error);

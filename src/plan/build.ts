@@ -133,8 +133,11 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   ];
   const { globalBefore, globalAfter } = tree;
   // The timer and the access log show nothing the Host; ids, spans and compression read the headers.
+  // (Request ids read the headers only to trust the client's id.)
   const hostBlindLayers =
-    app.config.requestId === null && observability.traceIds === null && app.config.compression === null;
+    (app.config.requestId === null || !app.config.requestId.trustIncoming) &&
+    observability.traceIds === null &&
+    app.config.compression === null;
 
   const table: RouteTable = new Map();
   const statics = new Map<string, WebResponse>();
@@ -177,8 +180,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     const compiled = compileRoute(plan, config, perRequest);
     const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`);
     const dispatcher = wrap(limited, { method: route.method, pattern: route.path });
-    // A rate limit's key function may read the headers: limited routes keep the full check.
-    if (limited === compiled && hostBlindLayers && isHostBlind(compiled)) markHostBlind(dispatcher);
+    // A limit keyed by the socket address stays host-blind; one that reads the request does not.
+    if (hostBlindLayers && isHostBlind(limited)) markHostBlind(dispatcher);
     methods.set(route.method, dispatcher);
   }
 

@@ -15,8 +15,9 @@ import { Request } from "../http/request.ts";
 import { logger } from "../log/logger.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { HttpError } from "../response/errors.ts";
-import { offerHeader, tookOffer } from "../response/offered-headers.ts";
-import type { Dispatcher, Params } from "../serve/dispatch.ts";
+import { type Offer, tookOffer } from "../response/offered-headers.ts";
+import { type DispatchContext, type Dispatcher, type Params, withOffer } from "../serve/dispatch.ts";
+import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { addressResolver, trustedProxies } from "./client-address.ts";
 import { limitHeaderOf, policyHeader, retryAfter } from "./headers.ts";
 import type { ResolvedRateLimit } from "./options.ts";
@@ -76,7 +77,13 @@ export function withRateLimit(
     return context.refuse(raw, server, params);
   };
 
-  const decide = (raw: globalThis.Request, server: Server<unknown> | null, params: Params, hit: Hit) => {
+  const decide = (
+    raw: globalThis.Request,
+    server: Server<unknown> | null,
+    params: Params,
+    hit: Hit,
+    context: DispatchContext | undefined,
+  ) => {
     if (hit.count > quota) {
       const seconds = retryAfter(hit.resetMs);
       const error = new HttpError(
@@ -87,12 +94,12 @@ export function withRateLimit(
       return refuse(raw, server, params, error);
     }
     const state = limitHeader(quota - hit.count, hit.resetMs);
-    offerHeader(raw, "ratelimit-policy", policy);
-    offerHeader(raw, "ratelimit", state);
-    const result = dispatcher(raw, server, params);
+    const offered = withOffer(withOffer(context, "ratelimit-policy", policy), "ratelimit", state);
+    const offer = offered.offer as Offer;
+    const result = dispatcher(raw, server, params, offered);
     return result instanceof Promise
-      ? result.then((r) => stamp(raw, r, policy, state))
-      : stamp(raw, result, policy, state);
+      ? result.then((r) => stamp(offer, r, policy, state))
+      : stamp(offer, result, policy, state);
   };
 
   const storeFailed = (
@@ -100,6 +107,7 @@ export function withRateLimit(
     server: Server<unknown> | null,
     params: Params,
     error: unknown,
+    context: DispatchContext | undefined,
   ) => {
     const now = performance.now();
     if (now - lastStoreErrorLog >= STORE_ERROR_LOG_MS) {
@@ -111,7 +119,7 @@ export function withRateLimit(
         error: (error as Error)?.message ?? String(error),
       });
     }
-    if (limit.onStoreError === "allow") return dispatcher(raw, server, params);
+    if (limit.onStoreError === "allow") return dispatcher(raw, server, params, context);
     const refusal = new HttpError(503, "Service Unavailable: the rate limit cannot be checked", {
       "retry-after": "1",
     });
@@ -123,28 +131,32 @@ export function withRateLimit(
     server: Server<unknown> | null,
     params: Params,
     key: string | null | undefined,
+    context?: DispatchContext,
   ): WebResponse | Promise<WebResponse> => {
     // No key: this request is not limited (a key function's allow-list).
-    if (key === null || key === undefined) return dispatcher(raw, server, params);
+    if (key === null || key === undefined) return dispatcher(raw, server, params, context);
     let hit: Hit | Promise<Hit>;
     try {
       hit = store.hit(`${name}:${key}`, windowMs);
     } catch (error) {
-      return storeFailed(raw, server, params, error);
+      return storeFailed(raw, server, params, error, context);
     }
     if (hit instanceof Promise) {
       return hit.then(
-        (resolved) => decide(raw, server, params, resolved),
-        (error) => storeFailed(raw, server, params, error),
+        (resolved) => decide(raw, server, params, resolved, context),
+        (error) => storeFailed(raw, server, params, error, context),
       );
     }
-    return decide(raw, server, params, hit);
+    return decide(raw, server, params, hit, context);
   };
 
   const key = limit.key;
   if (key === "ip") {
-    return (raw, server, params) =>
-      count(raw, server, params, `ip:${clientAddress(raw, server) ?? "unknown"}`);
+    const byAddress: Dispatcher = (raw, server, params, context) =>
+      count(raw, server, params, `ip:${clientAddress(raw, server) ?? "unknown"}`, context);
+    // Keyed by the socket's address alone, the limit reads nothing of the request: a host-blind
+    // route stays host-blind under it (src/serve/host-blind.ts). A proxy's header is a read.
+    return !trusted && isHostBlind(dispatcher) ? markHostBlind(byAddress) : byAddress;
   }
 
   // Identity and key functions read a Request; made here for the key only (the route makes its own).
@@ -165,7 +177,7 @@ export function withRateLimit(
           }
           return made;
         };
-  return async (raw, server, params) => {
+  return async (raw, server, params, context) => {
     const request = requestFor(raw, server, params);
     let made: string | null | undefined;
     try {
@@ -174,7 +186,7 @@ export function withRateLimit(
       // An HttpError from the key function is its answer; anything else is a 500 logged with the request id.
       return refuse(raw, server, params, error);
     }
-    return count(raw, server, params, made);
+    return count(raw, server, params, made, context);
   };
 }
 
@@ -206,9 +218,9 @@ function identityKey(
   };
 }
 
-function stamp(raw: globalThis.Request, response: WebResponse, policy: string, state: string): WebResponse {
+function stamp(offer: Offer, response: WebResponse, policy: string, state: string): WebResponse {
   // Built with both headers already (a bare route's text answer, src/response/offered-headers.ts).
-  if (tookOffer(raw, response)) return response;
+  if (tookOffer(offer, response)) return response;
   // A WebSocket upgrade hands Bun no response (src/websocket/mount.ts).
   if (response.status === 101) return response;
   try {

@@ -4,8 +4,8 @@
  * files, WebSocket upgrades, /mcp) once at build time, and only when request
  * ids are on: an app without them runs none of this code.
  */
-import { offerHeader, tookOffer } from "../response/offered-headers.ts";
-import type { Dispatcher } from "../serve/dispatch.ts";
+import { type Offer, tookOffer } from "../response/offered-headers.ts";
+import { type Dispatcher, withOffer } from "../serve/dispatch.ts";
 import { assignRequestId, chooseRequestId } from "./id.ts";
 import type { ResolvedRequestIdOptions } from "./options.ts";
 
@@ -13,20 +13,21 @@ type WebResponse = globalThis.Response;
 
 export function withRequestId(dispatcher: Dispatcher, options: ResolvedRequestIdOptions): Dispatcher {
   const { header, trustIncoming } = options;
-  return (raw, server, params) => {
+  return (raw, server, params, context) => {
     const id = chooseRequestId(raw, header, trustIncoming);
     assignRequestId(raw, id);
-    offerHeader(raw, header, id);
-    const result = dispatcher(raw, server, params);
+    const offered = withOffer(context, header, id);
+    const offer = offered.offer as Offer;
+    const result = dispatcher(raw, server, params, offered);
     return result instanceof Promise
-      ? result.then((response) => echo(raw, response, header, id))
-      : echo(raw, result, header, id);
+      ? result.then((response) => echo(offer, response, header, id))
+      : echo(offer, result, header, id);
   };
 }
 
-function echo(raw: globalThis.Request, response: WebResponse, header: string, id: string): WebResponse {
+function echo(offer: Offer, response: WebResponse, header: string, id: string): WebResponse {
   // Built with the id already (a bare route's text answer): setting it again would cost as much.
-  if (tookOffer(raw, response)) return response;
+  if (tookOffer(offer, response)) return response;
   // A WebSocket upgrade hands Bun no response (src/websocket/mount.ts): nothing to write the id on.
   if (response.status === 101) return response;
   try {

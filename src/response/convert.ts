@@ -3,7 +3,7 @@ import { iterableToStream } from "../stream/iterable-stream.ts";
 import { SseBody } from "../stream/sse.ts";
 import { Renderable } from "./bodies.ts";
 import { isClientData } from "./client-data.ts";
-import { textWithOffer } from "./offered-headers.ts";
+import { type Offer, textWithOffer } from "./offered-headers.ts";
 import { Response } from "./response.ts";
 
 type WebResponse = globalThis.Response;
@@ -31,10 +31,11 @@ const DICT_TYPES: Record<string, string> = {
 export function toWebResponseOffered(
   value: unknown,
   request: globalThis.Request,
+  offer: Offer | undefined,
 ): WebResponse | Promise<WebResponse> {
   if (typeof value === "string") {
     return (
-      textWithOffer(request, value, TEXT_HEADERS) ?? new globalThis.Response(value, { headers: TEXT_HEADERS })
+      textWithOffer(offer, value, TEXT_HEADERS) ?? new globalThis.Response(value, { headers: TEXT_HEADERS })
     );
   }
   return toWebResponse(value, request);

@@ -25,6 +25,7 @@ import {
   type ErrorResponseOptions,
 } from "../response/error-response.ts";
 import { HttpError, ValidationError } from "../response/errors.ts";
+import { newOffer, type Offer, offerHeader } from "../response/offered-headers.ts";
 import { Response } from "../response/response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
@@ -40,9 +41,33 @@ export type Dispatcher = (
   raw: globalThis.Request,
   server: Server<unknown> | null,
   params: Params,
-  /** What a host-blind route leaves of the request-target check to the handler's first look. */
-  pending?: PendingCheck,
+  context?: DispatchContext,
 ) => WebResponse | Promise<WebResponse>;
+
+/**
+ * What the layers outside a route hand its dispatcher beside the request, instead of a WeakMap
+ * keyed by Bun's request. Every layer passes it on; one that adds to it makes its own copy unless
+ * an outer layer made this one for this request (`offer` present).
+ */
+export interface DispatchContext {
+  /** What a host-blind route leaves of the request-target check to the handler's first look (src/serve/host-blind.ts). */
+  readonly pending?: PendingCheck;
+  /** Headers offered for the answer by request ids and rate limits (src/response/offered-headers.ts). */
+  readonly offer?: Offer;
+}
+
+/** `context` with `name: value` offered: the same object when it already carries this request's offer. */
+export function withOffer(
+  context: DispatchContext | undefined,
+  name: string,
+  value: string,
+): DispatchContext {
+  if (context?.offer !== undefined) {
+    offerHeader(context.offer, name, value);
+    return context;
+  }
+  return { pending: context?.pending, offer: newOffer(name, value) };
+}
 
 /** Application-wide settings every dispatcher reads. */
 export interface PipelineConfig {
@@ -131,19 +156,24 @@ export function compileRoute(
   if (bare) {
     // The hot path: nothing runs around the handler, so skip the async machinery. Only a route
     // with a header-offering layer around it looks for offers (src/response/offered-headers.ts).
-    const convert = takesOfferedHeaders ? toWebResponseOffered : toWebResponse;
-    const dispatch: Dispatcher = (raw, server, params, pending) => {
+    const convert: (
+      value: unknown,
+      raw: globalThis.Request,
+      offer: Offer | undefined,
+    ) => WebResponse | Promise<WebResponse> = takesOfferedHeaders ? toWebResponseOffered : toWebResponse;
+    const dispatch: Dispatcher = (raw, server, params, context) => {
       const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
-      if (pending !== undefined) request.pendingCheck = pending;
+      const offer = context?.offer;
+      if (context?.pending !== undefined) request.pendingCheck = context.pending;
       try {
         const value = handler(request);
         if (value instanceof Promise) {
           return value.then(
-            (resolved) => afterResponse(request, convert(resolved, raw)),
+            (resolved) => afterResponse(request, convert(resolved, raw, offer)),
             (error) => fail(error, request),
           );
         }
-        const response = afterResponse(request, convert(value, raw));
+        const response = afterResponse(request, convert(value, raw, offer));
         return response instanceof Promise ? response.catch((error) => fail(error, request)) : response;
       } catch (error) {
         return fail(error, request);

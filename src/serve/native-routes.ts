@@ -6,11 +6,10 @@
  * table cannot answer safely go to the generic path (src/serve/fallback.ts).
  */
 import type { Server } from "bun";
-import type { PendingCheck } from "../http/request.ts";
 import { hostLinesProblem, requestProblem, urlRequestProblem } from "../http/request-target.ts";
 import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
 import { patternParams } from "../router/route.ts";
-import type { Dispatcher, Params } from "./dispatch.ts";
+import type { DispatchContext, Dispatcher, Params } from "./dispatch.ts";
 import { decodeParams, type RouteTable } from "./fallback.ts";
 import { isHostBlind } from "./host-blind.ts";
 
@@ -115,10 +114,15 @@ function nativeHandler(
     return (req, server) => dispatchNative(dispatcher, req, server, requestProblem, readParams, slowPath);
   }
   if (patternParams(pattern).length === 0)
-    return (req, server) => dispatcher(req, server, {}, requestProblem);
+    return (req, server) => dispatcher(req, server, {}, WHOLE_CHECK_PENDING);
   return (req, server) =>
-    dispatchNative(dispatcher, req, server, urlRequestProblem, readParams, slowPath, hostLinesProblem);
+    dispatchNative(dispatcher, req, server, urlRequestProblem, readParams, slowPath, HOST_LINES_PENDING);
 }
+
+/** What a host-blind route on a fixed path leaves to its handler's first look: all of the check. */
+const WHOLE_CHECK_PENDING: DispatchContext = Object.freeze({ pending: requestProblem });
+/** What a host-blind route with params leaves: the second Host line the URL cannot show. */
+const HOST_LINES_PENDING: DispatchContext = Object.freeze({ pending: hostLinesProblem });
 
 /** One native-table request: the request-target check, the params, then the route's dispatcher. */
 function dispatchNative(
@@ -128,7 +132,7 @@ function dispatchNative(
   check: (req: globalThis.Request) => string | null,
   readParams: ParamSource,
   slowPath: BunHandler,
-  pending?: PendingCheck,
+  context?: DispatchContext,
 ): WebResponse | Promise<WebResponse> {
   // A bad Host or target: the generic path answers 400 with the global middlewares and headers.
   if (check(req) !== null) return slowPath(req, server);
@@ -139,5 +143,5 @@ function dispatchNative(
     // Malformed escapes: the generic path answers 400 with the global middlewares and headers.
     return slowPath(req, server);
   }
-  return params === null ? slowPath(req, server) : dispatcher(req, server, params, pending);
+  return params === null ? slowPath(req, server) : dispatcher(req, server, params, context);
 }

@@ -102,9 +102,9 @@ function mountWebSockets(input: MountInput): WebSocketRuntime | null {
  * GET route, or get 426 Upgrade Required.
  */
 function upgradeDispatcher(upgrade: Dispatcher, plain: Dispatcher | null): Dispatcher {
-  return (raw, server, params) => {
-    if (plain !== null && !isUpgradeRequest(raw)) return plain(raw, server, params);
-    const result = upgrade(raw, server, params);
+  return (raw, server, params, context) => {
+    if (plain !== null && !isUpgradeRequest(raw)) return plain(raw, server, params, context);
+    const result = upgrade(raw, server, params, context);
     return result instanceof Promise ? result.then(unmark) : unmark(result);
   };
 }
@@ -119,8 +119,8 @@ const SWITCHED = Object.freeze({ status: 101 }) as unknown as globalThis.Respons
 function marked(upgrade: Dispatcher, runtime: WebSocketRuntime): Dispatcher {
   const mark = (raw: globalThis.Request, response: globalThis.Response) =>
     runtime.upgraded.has(raw) ? SWITCHED : response;
-  return (raw, server, params) => {
-    const result = upgrade(raw, server, params);
+  return (raw, server, params, context) => {
+    const result = upgrade(raw, server, params, context);
     return result instanceof Promise ? result.then((response) => mark(raw, response)) : mark(raw, result);
   };
 }

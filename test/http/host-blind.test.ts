@@ -68,8 +68,13 @@ const HOSTS = [
   "",
 ];
 
-function makeApp(options: { metrics?: boolean; requestId?: boolean } = {}): Webfw {
+function makeApp(
+  options: { metrics?: boolean; requestId?: boolean | { trustIncoming: boolean } } = {},
+  limit = false,
+): Webfw {
   const app = new Webfw(import.meta.path, { openapi: false, ...options });
+  // Keyed by the socket address, a limit reads nothing of the request: the routes stay host-blind.
+  if (limit) app.rateLimit({ limit: 100_000, windowMs: 60_000 });
   app.get("/fixed", () => "fixed");
   app.get("/fixed-url", (r) => `host=${r.url.host}`);
   app.get("/query", (r) => `q=${r.queryParams.get("q")}`);
@@ -97,6 +102,8 @@ let blind: ServerHandle;
 let guarded: ServerHandle;
 let observed: ServerHandle;
 let withIds: ServerHandle;
+let limited: ServerHandle;
+let freshIds: ServerHandle;
 const accessLines: string[] = [];
 
 beforeAll(async () => {
@@ -107,10 +114,13 @@ beforeAll(async () => {
   observed = await startQuiet(makeApp({ metrics: true }), { accessLog: true });
   // Request ids read the headers anyway: the whole check runs up front.
   withIds = await startQuiet(makeApp({ requestId: true }));
+  limited = await startQuiet(makeApp({}, true));
+  // Ids that never trust the client's header read nothing of the request: still host-blind.
+  freshIds = await startQuiet(makeApp({ requestId: { trustIncoming: false } }));
 });
 
 afterAll(async () => {
-  for (const handle of [blind, guarded, observed, withIds]) await handle.stop(true);
+  for (const handle of [blind, guarded, observed, withIds, limited, freshIds]) await handle.stop(true);
   logger.setSink(stderrSink);
 });
 
@@ -119,7 +129,7 @@ describe("every single Host line: the answer a handler gives agrees with the who
     test(JSON.stringify(host), async () => {
       const expected = hostProblem(host) === null ? 200 : 400;
       const looks = ["/fixed-url", "/query?q=1", "/headers", "/p-url/7"];
-      for (const server of [blind, observed]) {
+      for (const server of [blind, observed, limited, freshIds]) {
         for (const target of looks) {
           const reply = await rawExchange(server.port, get(target, host));
           expect({ host, target, status: reply.status }).toEqual({ host, target, status: expected });
@@ -151,7 +161,7 @@ describe("every single Host line: the answer a handler gives agrees with the who
 
 describe("what the URL cannot show: two Host lines", () => {
   test("refused the moment a handler looks at the URL, the query or the headers", async () => {
-    for (const server of [blind, observed]) {
+    for (const server of [blind, observed, limited, freshIds]) {
       for (const target of ["/fixed-url", "/query?q=1", "/headers", "/p-url/7"]) {
         const reply = await rawExchange(server.port, twoHosts(target));
         expect({ target, status: reply.status, body: reply.body }).toEqual({
@@ -175,6 +185,13 @@ describe("what the URL cannot show: two Host lines", () => {
     expect([fixed.status, fixed.body]).toEqual([200, "fixed"]);
     const param = await rawExchange(blind.port, twoHosts("/p/7"));
     expect([param.status, param.body]).toEqual([200, "p=7"]);
+    // Under an address-keyed limit too, with its headers.
+    const counted = await rawExchange(limited.port, twoHosts("/fixed"));
+    expect([counted.status, counted.body]).toEqual([200, "fixed"]);
+    expect(counted.headers.ratelimit).toMatch(/^"app";r=\d+;t=\d+$/);
+    const fresh = await rawExchange(freshIds.port, twoHosts("/fixed"));
+    expect([fresh.status, fresh.body]).toEqual([200, "fixed"]);
+    expect(fresh.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 
