@@ -96,7 +96,7 @@ const base = median(samples.get(variants[0] as string) ?? []);
 for (const [variant, kbs] of samples) {
   const m = median(kbs);
   console.log(
-    `${variant.padEnd(8)} idle RSS median ${mb(m)} MB (${kbs.map(mb).join(", ")})  ratio ${(m / base).toFixed(2)}`,
+    `${variant.padEnd(8)} idle RSS median ${mb(m)} MB, min ${mb(Math.min(...kbs))} (${kbs.map(mb).join(", ")})  ratio ${(m / base).toFixed(2)}`,
   );
 }
 

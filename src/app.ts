@@ -9,7 +9,8 @@ import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { requestPath } from "./http/request-target.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
-import { Mcp } from "./mcp/index.ts";
+import type * as McpModule from "./mcp/index.ts";
+import type { Mcp } from "./mcp/index.ts";
 import { mcpMount } from "./mcp/mount.ts";
 import { type MetricsOptions, resolveMetricsOptions } from "./observability/metrics-options.ts";
 import { openApiMount } from "./openapi/mount.ts";
@@ -91,14 +92,24 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
   readonly mainFile: string;
   /** The resolved options (src/app-state.ts); read-only after construction. */
   readonly config: Readonly<AppConfig>;
-  /** The Model Context Protocol endpoint (`POST /mcp`), active once something is registered. */
-  readonly mcp = new Mcp();
+  private madeMcp: Mcp | null = null;
+  /**
+   * The Model Context Protocol endpoint (`POST /mcp`), active once something is registered. Made,
+   * and its module loaded, on first use: an app that never touches it does not load MCP.
+   */
+  get mcp(): Mcp {
+    this.madeMcp ??= new (require("./mcp/index.ts") as typeof McpModule).Mcp();
+    return this.madeMcp;
+  }
   /** @internal The MCP endpoint's mount: `built.mounted(app.mcpMount)?.routeTools` lists the route tools. */
-  readonly mcpMount = mcpMount(this.mcp, {
-    topics: () => this.topicHub(),
-    // With configureBroadcast (Redis), resource updates reach every process and machine through it.
-    shared: () => this.broadcastConfig !== null,
-  });
+  readonly mcpMount = mcpMount(
+    { get: () => this.mcp, made: () => this.madeMcp !== null },
+    {
+      topics: () => this.topicHub(),
+      // With configureBroadcast (Redis), resource updates reach every process and machine through it.
+      shared: () => this.broadcastConfig !== null,
+    },
+  );
   /**
    * @internal Features that add routes or server hooks to every build (src/plan/mount.ts), in
    * order: their routes are compiled with the app's, then each installs itself.

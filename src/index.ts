@@ -30,7 +30,7 @@ export type {
   ToolOptions,
   ToolReturn,
 } from "./mcp/index.ts";
-export { loadNative } from "./native/index.ts";
+export { loadNative } from "./native/on-call.ts";
 export type { MetricsOptions } from "./observability/metrics-options.ts";
 export type { ProblemDetails, ProblemInit, ProblemIssue } from "./problem/details.ts";
 export { MemoryStore, type MemoryStoreOptions } from "./rate-limit/memory-store.ts";

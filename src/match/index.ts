@@ -1,14 +1,15 @@
 /**
  * Engine selection. `bun` routes inside `Bun.serve` natively; whenever a path
  * must be matched outside it (405 detection, the in-process test client) the
- * JS trie does the job, so `createMatcher("bun")` is a `JsMatcher`.
+ * JS trie does the job, so `createMatcher("bun")` is a `JsMatcher`. The `ffi` engine's module (and
+ * `bun:ffi`, the C compiler) loads only when that engine is chosen (idle memory, docs/performance.md).
  */
-import { FfiMatcher } from "./ffi.ts";
+import type * as Ffi from "./ffi.ts";
 import { JsMatcher } from "./js.ts";
 import type { PathMatcher, RouterEngine } from "./types.ts";
 
 export { bunRouteKeys, bunRouteTable, compileParamReader, rawParams, wildcardValue } from "./bun-routes.ts";
-export { FfiMatcher, type FfiMatcherOptions, type NativeLoader } from "./ffi.ts";
+export type { FfiMatcher, FfiMatcherOptions, NativeLoader } from "./ffi.ts";
 export { JsMatcher } from "./js.ts";
 export { encodeStaticSegment, normalisePath, parsePattern, splitPattern } from "./pattern.ts";
 export type { PathMatch, PathMatcher, RouterEngine } from "./types.ts";
@@ -16,7 +17,7 @@ export type { PathMatch, PathMatcher, RouterEngine } from "./types.ts";
 export function createMatcher(engine: RouterEngine): PathMatcher {
   switch (engine) {
     case "ffi":
-      return new FfiMatcher();
+      return new (require("./ffi.ts") as typeof Ffi).FfiMatcher();
     case "js":
     case "bun":
       return new JsMatcher();

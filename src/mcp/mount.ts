@@ -31,10 +31,19 @@ export interface McpTopics {
   shared: () => boolean;
 }
 
-export function mcpMount(mcp: Mcp, hub?: McpTopics): Mount<McpMounted> {
+/** The app's `Mcp`, made (and its module loaded) on first use: `made()` is false until then. */
+export interface McpSource {
+  get(): Mcp;
+  made(): boolean;
+}
+
+export function mcpMount(source: McpSource, hub?: McpTopics): Mount<McpMounted> {
   return {
     name: "mcp",
     async prepare(tree) {
+      // Nothing made and no route asks: the MCP modules are never loaded (idle memory).
+      if (!source.made() && !tree.routes.some(({ route }) => route.options.mcp !== undefined)) return null;
+      const mcp = source.get();
       // The endpoint's modules (gate, route tools, metadata) load only for an app that uses MCP.
       if (!inUse(mcp, tree)) return null;
       const { bindMcpRouteTools, gateConfig, prepareMcpExtras, registerRouteTools, wantsEndpoint } =

@@ -9,7 +9,7 @@ import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts"
 import type { RouteOptions } from "../router/route.ts";
 import type { RouterBase } from "../router/router-base.ts";
 import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "../serve/dispatch.ts";
-import { throwRefusal, withRateLimit } from "./layer.ts";
+import type * as Layer from "./layer.ts";
 import { MemoryStore } from "./memory-store.ts";
 import { type PlacedSetting, type ResolvedRateLimit, resolveRateLimit } from "./options.ts";
 import type { RateLimitStore } from "./store.ts";
@@ -34,6 +34,14 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
+// The layer, and `node:net` it needs for client addresses (+2.3 MB RSS), load at the build of the
+// first route with a limit: an app without limits never loads them (idle memory, docs/performance.md).
+let loadedLayer: typeof Layer | undefined;
+function layer(): typeof Layer {
+  loadedLayer ??= require("./layer.ts") as typeof Layer;
+  return loadedLayer;
+}
+
 export function planRateLimits(
   globalBefore: BeforeMiddleware[],
   globalAfter: AfterMiddleware[],
@@ -45,7 +53,7 @@ export function planRateLimits(
   const refusal = (): Dispatcher => {
     if (refuse === null) {
       // The 429 runs the app-global middlewares (CORS, header rules) but reads no body.
-      const plan = builtInPlan("", "GET", throwRefusal, globalBefore, globalAfter);
+      const plan = builtInPlan("", "GET", layer().throwRefusal, globalBefore, globalAfter);
       plan.rawBody = true;
       refuse = compileRoute(plan, config);
     }
@@ -70,7 +78,7 @@ export function planRateLimits(
       if (limit.store === null) defaultStore ??= new MemoryStore();
       const store = limit.store ?? (defaultStore as MemoryStore);
       used.add(store);
-      return withRateLimit(dispatcher, limit, {
+      return layer().withRateLimit(dispatcher, limit, {
         refuse: refusal(),
         auth,
         globalDependencies: config.globalDependencies,
