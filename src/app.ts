@@ -27,7 +27,8 @@ import type { FallbackHandler } from "./serve/fallback.ts";
 import { checkedRule, type HeaderRule } from "./serve/header-rules.ts";
 import { checkTimeout } from "./serve/timeout.ts";
 import { configureSessions, type SessionOptions } from "./sessions/index.ts";
-import { createDirectoryServer, type ServeDirectoryOptions } from "./static/serve-directory.ts";
+import type * as StaticModule from "./static/serve-directory.ts";
+import type { ServeDirectoryOptions } from "./static/serve-directory.ts";
 import { webSocketMount } from "./websocket/mount.ts";
 import {
   type BroadcastOptions,
@@ -255,6 +256,8 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
    * directory is reachable.
    */
   serveDirectory(options: ServeDirectoryOptions): this {
+    // The static-files module loads with the first directory served (idle memory, docs/performance.md).
+    const { createDirectoryServer } = require("./static/serve-directory.ts") as typeof StaticModule;
     const serve = createDirectoryServer(options, this.config.compression);
     this.fallbacks.push((raw) => serve(raw, requestPath(raw.url)));
     return this;

@@ -1,3 +1,4 @@
+import { nodeFs } from "../builtins.ts";
 /**
  * The directories an app reads at run time (`serveDirectory`, `MustacheTemplate`):
  * checked when they are named (a missing one is an error at start, not a 404 or a
@@ -8,7 +9,6 @@
  * directory named is written to that file when the process ends, and `start()`
  * ends it before listening (src/launch/server.ts).
  */
-import { statSync, writeFileSync } from "node:fs";
 
 export type DirectoryUser = "serveDirectory" | "MustacheTemplate";
 
@@ -26,7 +26,7 @@ function named(): NamedDirectory[] {
   if (holder[STATE_KEY] === undefined) {
     holder[STATE_KEY] = [];
     const target = process.env[DISCOVER_ENV];
-    if (target) process.on("exit", () => writeFileSync(target, JSON.stringify(holder[STATE_KEY])));
+    if (target) process.on("exit", () => nodeFs().writeFileSync(target, JSON.stringify(holder[STATE_KEY])));
   }
   return holder[STATE_KEY];
 }
@@ -35,7 +35,7 @@ function named(): NamedDirectory[] {
 export function requireDirectory(user: DirectoryUser, path: string): void {
   let isDirectory = false;
   try {
-    isDirectory = statSync(path).isDirectory();
+    isDirectory = nodeFs().statSync(path).isDirectory();
   } catch {
     // Missing or unreadable: reported below.
   }

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { nodeFsPromises } from "../builtins.ts";
 import { HttpError } from "../response/errors.ts";
 import { contentDisposition } from "./content-disposition.ts";
 import { parseRange } from "./range.ts";
@@ -30,7 +30,7 @@ export async function fileResponse(
   let size: number;
   let mtimeMs: number;
   try {
-    const info = await stat(path);
+    const info = await nodeFsPromises().stat(path);
     if (!info.isFile()) throw new Error("not a regular file");
     size = info.size;
     mtimeMs = info.mtimeMs;

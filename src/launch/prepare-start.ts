@@ -5,9 +5,9 @@
  * roles (supervisor, dev reloader) are imported only when asked, so that a plain
  * server never loads them (idle memory, docs/performance.md).
  */
-import { dirname } from "node:path";
+
+import { isEmbedded } from "../embed/embedded.ts";
 import { logger } from "../log/logger.ts";
-import { isEmbedded } from "../native/cache.ts";
 import {
   CHILD_INDEX_ENV,
   DEV_RESTARTS_ENV,
@@ -117,7 +117,7 @@ export async function prepareStart(options: PrepareStartOptions = {}): Promise<S
     const exit = await runDevReload({
       argv: childArgv,
       env,
-      watchDir: dirname(entry),
+      watchDir: (await import("node:path")).dirname(entry),
       compileNativePath: flags.compileNativePath,
     });
     return { action: "exit", code: exit };

@@ -4,13 +4,11 @@ import { suffix } from "bun:ffi";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { isEmbedded } from "../embed/embedded.ts";
+
+export { isEmbedded };
 
 type Env = Record<string, string | undefined>;
-
-/** True for a path inside Bun's embedded file system (a `bun build --compile` binary); compilers cannot read those. */
-export function isEmbedded(path: string): boolean {
-  return path.startsWith("/$bunfs/") || path.startsWith("B:\\~BUN\\") || path.startsWith("B:/~BUN/");
-}
 
 /** Resolves a user path against the working directory, leaving embedded paths alone. */
 export function resolveSource(path: string): string {

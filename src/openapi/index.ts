@@ -2,9 +2,8 @@
  * OpenAPI for a webfw app: `GET /openapi.json` (generated from the routes, or
  * a document the app supplies) and `GET /docs` (Swagger UI, served locally).
  */
-import { readFileSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
 import type { AppState } from "../app-state.ts";
+import { nodeFs, nodePath } from "../builtins.ts";
 import { joinPath, type RouteRecord } from "../router/route.ts";
 import { assetResponse } from "./assets.ts";
 import { docsPage } from "./docs-page.ts";
@@ -65,11 +64,13 @@ function suppliedDocument(app: AppState, source: Record<string, unknown> | strin
   let value: unknown = source;
   let label = "openapi.document";
   if (typeof source === "string") {
-    const file = isAbsolute(source) ? source : resolve(dirname(app.mainFile), source);
+    const file = nodePath().isAbsolute(source)
+      ? source
+      : nodePath().resolve(nodePath().dirname(app.mainFile), source);
     label = `openapi.document '${file}'`;
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      text = nodeFs().readFileSync(file, "utf8");
     } catch (error) {
       throw new Error(`${label} cannot be read: ${(error as Error).message}`);
     }

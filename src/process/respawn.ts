@@ -1,5 +1,5 @@
 /** How to start this same program again, for supervised and dev-reloaded children. */
-import { isEmbedded } from "../native/cache.ts";
+import { isEmbedded } from "../embed/embedded.ts";
 
 /**
  * The arguments that follow `process.execPath` to re-run this program with the

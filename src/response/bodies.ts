@@ -1,5 +1,4 @@
-import { realpath } from "node:fs/promises";
-import { basename, resolve } from "node:path";
+import { nodeFsPromises, nodePath } from "../builtins.ts";
 import { fileResponse } from "../files/serve-file.ts";
 import { realPathInside } from "../static/safe-path.ts";
 import { HttpError } from "./errors.ts";
@@ -97,13 +96,16 @@ class FileBody<Client> extends Renderable<Client> {
       ? given
       : {
           ...given,
-          fileName: given.fileName ?? basename(this.path),
+          fileName: given.fileName ?? nodePath().basename(this.path),
           disposition: given.disposition ?? "attachment",
         };
     if (root === undefined) return fileResponse(this.path, request, options);
-    const realRoot = await realpath(resolve(root)).catch(() => null);
+    const realRoot = await nodeFsPromises()
+      .realpath(nodePath().resolve(root))
+      .catch(() => null);
     const confined =
-      realRoot && (await realPathInside(resolve(realRoot, this.path), realRoot, false, dotFiles === "allow"));
+      realRoot &&
+      (await realPathInside(nodePath().resolve(realRoot, this.path), realRoot, false, dotFiles === "allow"));
     if (!confined) throw new HttpError(404, "Not Found");
     return fileResponse(confined, request, options);
   }

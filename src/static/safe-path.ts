@@ -1,4 +1,4 @@
-import { relative, sep } from "node:path";
+import { nodePath } from "../builtins.ts";
 import { realPath as realpath } from "../embed/real-path.ts";
 
 /**
@@ -49,7 +49,7 @@ export async function realPathInside(
     return null;
   }
   if (isInside(real, realRoot)) {
-    return allowDotFiles || !hasDotSegment(relative(realRoot, real)) ? real : null;
+    return allowDotFiles || !hasDotSegment(nodePath().relative(realRoot, real)) ? real : null;
   }
   if (!followLinks) return null;
   return allowDotFiles || !hasDotSegment(real) ? real : null;
@@ -61,5 +61,5 @@ export function hasDotSegment(path: string): boolean {
 }
 
 export function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+  return path === root || path.startsWith(root.endsWith(nodePath().sep) ? root : root + nodePath().sep);
 }

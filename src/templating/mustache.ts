@@ -1,6 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import Mustache from "mustache";
+import type Mustache from "mustache";
+import { nodeFs, nodePath } from "../builtins.ts";
 import { requireDirectory } from "../embed/directories.ts";
 import { realPathSync as realpathSync } from "../embed/real-path.ts";
 import { TemplateInterface } from "./template-interface.ts";
@@ -33,6 +32,14 @@ interface Loaded {
  * `{{> parts/nav}}`). A name that leads outside the directory, or a symlink
  * leading out without `followLinks`, throws an Error.
  */
+let loadedMustache: typeof Mustache | undefined;
+/** The mustache package loads with the first template object: `webfw` exports this class, most apps never make one. */
+function mustache(): typeof Mustache {
+  const module = require("mustache") as typeof Mustache & { default?: typeof Mustache };
+  loadedMustache ??= module.default ?? module;
+  return loadedMustache;
+}
+
 export class MustacheTemplate extends TemplateInterface {
   readonly directory: string;
   private readonly encoding: BufferEncoding;
@@ -42,13 +49,14 @@ export class MustacheTemplate extends TemplateInterface {
   private readonly cache = new Map<string, Loaded>();
   private readonly resolved = new Map<string, string>();
   /** A writer of our own: its parse cache is dropped when a template changes, the global one never is. */
-  private readonly writer = new Mustache.Writer();
+  private readonly writer: Mustache.Writer;
   private realDirectory: string | null = null;
 
   constructor(directory: string, options: MustacheTemplateOptions = {}) {
     super();
-    this.directory = resolve(directory);
+    this.directory = nodePath().resolve(directory);
     requireDirectory("MustacheTemplate", this.directory);
+    this.writer = new (mustache().Writer)();
     this.encoding = options.encoding ?? "utf-8";
     this.followLinks = options.followLinks ?? false;
     this.extension = options.extension ?? ".mustache";
@@ -77,7 +85,7 @@ export class MustacheTemplate extends TemplateInterface {
     if (cached !== undefined && !this.reload) return cached.text;
     let info: { mtimeMs: number; size: number };
     try {
-      info = statSync(path);
+      info = nodeFs().statSync(path);
     } catch {
       this.cache.delete(path);
       this.resolved.delete(name);
@@ -85,7 +93,7 @@ export class MustacheTemplate extends TemplateInterface {
     }
     if (cached !== undefined && cached.mtimeMs === info.mtimeMs && cached.size === info.size)
       return cached.text;
-    const text = readFileSync(path, this.encoding);
+    const text = nodeFs().readFileSync(path, this.encoding);
     if (cached !== undefined) this.writer.clearCache();
     this.cache.set(path, { text, mtimeMs: info.mtimeMs, size: info.size });
     return text;
@@ -95,20 +103,20 @@ export class MustacheTemplate extends TemplateInterface {
   private resolvedPath(name: string): string {
     const known = this.resolved.get(name);
     if (known !== undefined) return known;
-    if (name === "" || name.includes("\0") || isAbsolute(name) || name.includes("\\")) {
+    if (name === "" || name.includes("\0") || nodePath().isAbsolute(name) || name.includes("\\")) {
       throw new Error(`template name refused: ${JSON.stringify(name)}`);
     }
     this.realDirectory ??= realpathOrThrow(this.directory, `template directory not found: ${this.directory}`);
     for (const candidate of [name, name + this.extension]) {
-      const lexical = resolve(this.directory, candidate);
-      const rel = relative(this.directory, lexical);
-      if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
+      const lexical = nodePath().resolve(this.directory, candidate);
+      const rel = nodePath().relative(this.directory, lexical);
+      if (rel === "" || rel.startsWith(`..${nodePath().sep}`) || rel === ".." || nodePath().isAbsolute(rel)) {
         throw new Error(`template outside the template directory refused: ${name}`);
       }
       let real: string;
       try {
         real = realpathSync(lexical);
-        if (!statSync(real).isFile()) continue;
+        if (!nodeFs().statSync(real).isFile()) continue;
       } catch {
         continue;
       }
@@ -118,7 +126,7 @@ export class MustacheTemplate extends TemplateInterface {
       this.resolved.set(name, real);
       return real;
     }
-    throw new TemplateNotFoundError(name, `${join(this.directory, name)}[${this.extension}]`);
+    throw new TemplateNotFoundError(name, `${nodePath().join(this.directory, name)}[${this.extension}]`);
   }
 }
 
@@ -139,5 +147,5 @@ function realpathOrThrow(path: string, message: string): string {
 }
 
 function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+  return path === root || path.startsWith(root.endsWith(nodePath().sep) ? root : root + nodePath().sep);
 }

@@ -7,8 +7,8 @@
  * `start()` with the option's name in the message instead of OpenSSL's
  * `NO_START_LINE` from deep inside Bun.serve.
  */
-import { readFileSync } from "node:fs";
 import type { BunFile } from "bun";
+import { nodeFs } from "../builtins.ts";
 
 /** PEM text, a path to a PEM file, the file's bytes, or `Bun.file(path)`. */
 export type PemInput = string | Uint8Array | BunFile;
@@ -94,7 +94,7 @@ async function loadOne(input: PemInput, name: string): Promise<string> {
 function readPath(path: string, name: string): string {
   if (path.trim() === "") throw new TlsConfigError(`${name} is an empty path`);
   try {
-    return readFileSync(path, "utf8");
+    return nodeFs().readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code;
