@@ -3,9 +3,11 @@
  * (through `app.start()`), so both accept exactly the same flags and reject the same
  * mistakes with the same messages.
  */
-import { LOG_LEVELS, type LogFormat, type LogLevel, parseLogLevel } from "../log/logger.ts";
-import { unknownMessage } from "./did-you-mean.ts";
-import { type FlagDef, findFlag, type TemplateName } from "./flag-table.ts";
+import type { LogFormat, LogLevel } from "../log/logger.ts";
+import { FlagError } from "./flag-error.ts";
+import type { TemplateName } from "./flag-table.ts";
+import { parseInteger } from "./flag-values.ts";
+import { parseArgv } from "./parse-argv.ts";
 
 export {
   FLAG_DEFS,
@@ -17,6 +19,7 @@ export {
   type TemplateName,
 } from "./flag-table.ts";
 export { usage } from "./help.ts";
+export { FlagError };
 
 export interface CreateFlags {
   /** Package name of the new project (defaults to the directory's name). */
@@ -69,141 +72,6 @@ export interface StartFlags {
   explicit: ReadonlySet<string>;
 }
 
-/** A user mistake on the command line; the message is shown as is. Callers print it with `usage()` and exit 2. */
-export class FlagError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "FlagError";
-  }
-}
-
-type RawValue = string | number | boolean;
-
-interface Scan {
-  values: Map<string, RawValue>;
-  positionals: string[];
-  /** Indices in argv of the positionals, so a caller can drop the app file and pass the rest on. */
-  positionalIndices: number[];
-}
-
-const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);
-const FALSE_WORDS = new Set(["false", "0", "no", "off"]);
-
-/** Splits argv into flag values (validated) and positionals. Later flags override earlier ones. */
-function scan(argv: readonly string[]): Scan {
-  const values = new Map<string, RawValue>();
-  const positionals: string[] = [];
-  const positionalIndices: number[] = [];
-
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      for (let j = i + 1; j < argv.length; j++) {
-        positionals.push(argv[j]!);
-        positionalIndices.push(j);
-      }
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-" || isNumberLike(arg)) {
-      positionals.push(arg);
-      positionalIndices.push(i);
-      continue;
-    }
-
-    const long = arg.startsWith("--");
-    const body = arg.slice(long ? 2 : 1);
-    const eq = body.indexOf("=");
-    let name = eq === -1 ? body : body.slice(0, eq);
-    let inline = eq === -1 ? undefined : body.slice(eq + 1);
-    const shown = `${long ? "--" : "-"}${name}`;
-
-    if (!long && name.length !== 1) throw new FlagError(unknownMessage(shown));
-    let negated = false;
-    let def = findFlag(name);
-    if (!def && long && name.startsWith("no-")) {
-      const base = findFlag(name.slice(3));
-      if (base?.negatable) {
-        def = base;
-        negated = true;
-        name = name.slice(3);
-      }
-    }
-    if (!def || (long && name.length === 1) || (!long && name.length !== 1)) {
-      throw new FlagError(unknownMessage(shown));
-    }
-
-    if (def.kind === "boolean") {
-      if (negated) {
-        if (inline !== undefined) throw new FlagError(`${shown} takes no value`);
-        values.set(def.name, false);
-        continue;
-      }
-      if (inline === undefined) {
-        values.set(def.name, true);
-        continue;
-      }
-      const word = inline.toLowerCase();
-      if (TRUE_WORDS.has(word)) values.set(def.name, true);
-      else if (FALSE_WORDS.has(word)) values.set(def.name, false);
-      else throw new FlagError(`${shown} is a switch: use ${shown} or ${shown}=false, not ${quote(inline)}`);
-      continue;
-    }
-
-    if (inline === undefined) {
-      const next = argv[i + 1];
-      // A following flag means the value was forgotten; a negative number is still a (bad) value.
-      if (next === undefined || (next.startsWith("-") && !isNumberLike(next))) {
-        throw new FlagError(`${shown} needs a value${def.valueHint ? ` (${shown} ${def.valueHint})` : ""}`);
-      }
-      inline = next;
-      i++;
-    }
-    values.set(def.name, convert(def, shown, inline));
-  }
-  return { values, positionals, positionalIndices };
-}
-
-function isNumberLike(arg: string): boolean {
-  return /^-\d/.test(arg);
-}
-
-function quote(value: string): string {
-  return JSON.stringify(value);
-}
-
-function convert(def: FlagDef, shown: string, raw: string): RawValue {
-  switch (def.kind) {
-    case "integer":
-      return parseInteger(raw, shown, def.min ?? 0, def.max ?? Number.MAX_SAFE_INTEGER);
-    case "enum": {
-      if (def.name === "log-level") {
-        const level = parseLogLevel(raw);
-        if (!level)
-          throw new FlagError(`${shown} must be one of ${LOG_LEVELS.join(", ")}, got ${quote(raw)}`);
-        return level;
-      }
-      const value = raw.toLowerCase();
-      if (!def.options?.includes(value)) {
-        throw new FlagError(`${shown} must be one of ${def.options?.join(", ")}, got ${quote(raw)}`);
-      }
-      return value;
-    }
-    default:
-      if (raw.trim() === "") throw new FlagError(`${shown} needs a non-empty value`);
-      return raw;
-  }
-}
-
-/** Strict decimal integer in [min, max]: no sign, no fraction, no exponent, no hex. */
-function parseInteger(raw: string, shown: string, min: number, max: number): number {
-  const text = raw.trim();
-  const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new FlagError(`${shown} must be an integer from ${min} to ${max}, got ${quote(raw)}`);
-  }
-  return value;
-}
-
 export interface FastChoice {
   processes: number;
   workers: number;
@@ -236,7 +104,7 @@ type Env = Record<string, string | undefined>;
  * Environment: `WEBFW_HOST`, `WEBFW_PORT` (flags win).
  */
 export function parseFlags(argv: readonly string[], env: Env = {}, options: ParseOptions = {}): StartFlags {
-  const { values, positionals } = scan(argv);
+  const { values, positionals } = parseArgv(argv);
   const explicit = new Set(values.keys());
   const str = (name: string): string | undefined => values.get(name) as string | undefined;
   const bool = (name: string): boolean => values.get(name) === true;
@@ -338,6 +206,6 @@ function envPort(env: Env): number | undefined {
 
 /** argv without its positionals: what `webfw app.ts …` passes on to the app. */
 export function withoutPositionals(argv: readonly string[]): string[] {
-  const drop = new Set(scan(argv).positionalIndices);
+  const drop = new Set(parseArgv(argv).positionalIndices);
   return argv.filter((_, i) => !drop.has(i));
 }

@@ -133,12 +133,49 @@ describe("parseFlags: every flag", () => {
     expect(flags.port).toBe(80);
   });
 
+  test("switch words in any case; a negatable switch also as --no-NAME", () => {
+    expect(parse(["--dev=FALSE"]).dev).toBe(false);
+    expect(parse(["--dev=Off", "--dev=YES"]).dev).toBe(true);
+    expect(parse(["--dev", "--dev=no"]).dev).toBe(false);
+    expect(parse(["--create", "--docker", "--no-docker"]).createOptions.docker).toBe(false);
+    expect(parse(["--create", "--no-docker", "--docker=on"]).createOptions.docker).toBe(true);
+    expect(parse(["-h", "--create", "-y"])).toMatchObject({ help: true, createOptions: { yes: true } });
+  });
+
+  test("a long alias sets the flag it stands for, with or without =", () => {
+    expect(parse(["--create-rust-file=x"]).createNativeFile).toBe("x");
+    expect(parse(["--compile-rust-path", "n", "--compile-native-path=m"]).compileNativePath).toBe("m");
+  });
+
+  test("no message of node:util.parseArgs itself ever reaches the user", () => {
+    for (const argv of [["--port", "--dev"], ["--port"], ["-q"], ["--dev=1=2"], ["-h=1"], ["--=x"]]) {
+      let message = "";
+      try {
+        parse(argv);
+      } catch (error) {
+        expect(error).toBeInstanceOf(FlagError);
+        message = (error as Error).message;
+      }
+      expect({ argv, message }).not.toEqual({
+        argv,
+        message: expect.stringMatching(/ambiguous|To specify|argument missing|does not take/),
+      });
+    }
+  });
+
   test("withoutPositionals drops the app file but keeps flag values", () => {
     expect(withoutPositionals(["--port", "80", "app.ts", "--dev", "--host=x"])).toEqual([
       "--port",
       "80",
       "--dev",
       "--host=x",
+    ]);
+    // Values that look like numbers, switch words and everything after -- keep their places.
+    expect(withoutPositionals(["app.ts", "--processes", "2", "--dev=false", "--", "x", "--y"])).toEqual([
+      "--processes",
+      "2",
+      "--dev=false",
+      "--",
     ]);
   });
 });
@@ -239,6 +276,21 @@ describe("parseFlags: mistakes", () => {
     [["--create", "--no-docker=1"], "--no-docker takes no value"],
     [["--compile-native-path"], "--compile-native-path needs a value"],
     [["--create-native-file", ""], "--create-native-file needs a non-empty value"],
+    // What node:util.parseArgs would refuse in its own words (src/launch/parse-argv.ts) gets ours.
+    [["-x"], "unknown flag -x"],
+    [["-hy"], "unknown flag -hy"],
+    [["-5"], "unknown flag -5"],
+    [["-h=1"], "-h takes no value"],
+    [["--no-dev=1"], "unknown flag --no-dev"],
+    [["--no-port"], "unknown flag --no-port"],
+    [["--processes=-1"], '--processes must be an integer from 1 to 1024, got "-1"'],
+    [["--port=-80"], '--port must be an integer from 0 to 65535, got "-80"'],
+    [["--port=", "--dev"], '--port must be an integer from 0 to 65535, got ""'],
+    [["--host", "-h"], "--host needs a value (--host HOST)"],
+    [["--dev=", "--port", "1"], '--dev is a switch: use --dev or --dev=false, not ""'],
+    [["--http3=2"], '--http3 is a switch: use --http3 or --http3=false, not "2"'],
+    [["--create-rust-file"], "--create-rust-file needs a value"],
+    [["--create", "--template"], "--template needs a value"],
   ];
   for (const [argv, message] of cases) {
     test(`${argv.join(" ")} -> ${message}`, () => {
