@@ -2,9 +2,10 @@ import type { AppConfig, AppState, ExceptionHandler, LifecycleHandler } from "./
 import type { AuthenticationHandler } from "./auth/handler.ts";
 import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
-import { buildRequest, type RawCallInput, readResult } from "./client/call.ts";
+import type * as ClientCall from "./client/call.ts";
+import type { RawCallInput } from "./client/call.ts";
 import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
-import { type CompressionOptions, resolveCompression } from "./compression/index.ts";
+import { type CompressionOptions, resolveCompression } from "./compression/options.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { requestPath } from "./http/request-target.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
@@ -293,6 +294,8 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
     init?: RequestInit | RawCallInput,
   ): Promise<globalThis.Response | unknown> {
     if (input instanceof Route) {
+      // The typed client's module loads with the first typed call (idle memory, docs/performance.md).
+      const { buildRequest, readResult } = require("./client/call.ts") as typeof ClientCall;
       const request = buildRequest(
         "http://localhost",
         input.method,

@@ -13,7 +13,8 @@ import { BadRequestError } from "../response/errors.ts";
 import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/app-types.ts";
 import type { Session } from "../sessions/session.ts";
 import { type UploadLimits, uploadLimits } from "../uploads/limits.ts";
-import { type Part, streamParts } from "../uploads/parts.ts";
+import type * as UploadParts from "../uploads/parts.ts";
+import type { Part } from "../uploads/parts.ts";
 import { parseCookies } from "./cookies.ts";
 import { Headers } from "./headers.ts";
 import { parseJson } from "./json.ts";
@@ -241,6 +242,8 @@ export class Request<
    * with `{ body: "stream" }` (docs/uploads.md). `limits` override the app's form limits.
    */
   parts(limits?: Partial<UploadLimits>): AsyncIterableIterator<Part> {
+    // The multipart reader and the file saver load with the first streamed upload (idle memory).
+    const { streamParts } = require("../uploads/parts.ts") as typeof UploadParts;
     return streamParts(this.raw, uploadLimits(this.formLimits, limits));
   }
 

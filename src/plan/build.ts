@@ -6,7 +6,7 @@
 import type { Server, WebSocketHandler } from "bun";
 import type { AppState } from "../app-state.ts";
 import { BodyBudget } from "../body/budget.ts";
-import { type CompressionLayer, compressionLayer } from "../compression/index.ts";
+import type { CompressionLayer } from "../compression/index.ts";
 import { Request } from "../http/request.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
@@ -80,10 +80,19 @@ export interface BuildOptions {
  * responses, lets the mounts install themselves, and returns Bun's route table with the generic
  * request path (`handle`) behind it.
  */
+/** Compression off: nothing wrapped, and src/compression/ is not loaded (idle memory, docs/performance.md). */
+const NO_COMPRESSION: CompressionLayer = {
+  wrap: (dispatcher) => dispatcher,
+  statics: async (statics) => statics,
+};
+
 export async function buildRuntime(app: AppState, options: BuildOptions = {}): Promise<BuiltApp> {
   const pool = options.pool ?? null;
   // Compression (src/compression/) innermost; when off it wraps nothing.
-  const compression = compressionLayer(app.config.compression);
+  const compression =
+    app.config.compression === null
+      ? NO_COMPRESSION
+      : (await import("../compression/index.ts")).compressionLayer(app.config.compression);
   const observability =
     options.observability ??
     (await createObservability({

@@ -1,6 +1,6 @@
 import type { Server } from "bun";
 import { logger } from "../log/logger.ts";
-import { RedisRelay } from "../websocket/redis-relay.ts";
+import type { RedisRelay } from "../websocket/redis-relay.ts";
 
 /** Something that wants the messages of a topic in this process (an SSE stream, …). */
 type Listener = (text: string) => void;
@@ -37,6 +37,8 @@ export class TopicHub {
   /** Before listening: connects the Redis relay when `configureBroadcast` was called. */
   async start(broadcast: { redisUrl: string; channel: string } | null): Promise<void> {
     if (broadcast === null) return;
+    // The relay (and its Redis client) loads only for an app that configured broadcast.
+    const { RedisRelay } = await import("../websocket/redis-relay.ts");
     this.relay = new RedisRelay(broadcast.redisUrl, broadcast.channel, (error, where) =>
       logger.error("unhandled error in topic delivery", { where, error }),
     );
