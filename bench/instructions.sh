@@ -7,6 +7,7 @@
 # every variant, so a ratio here overstates the wall-clock one; use it to compare changes, and
 # bench/run.ts on a quiet machine for the DESIGN §4 ratios.
 #   bash bench/instructions.sh [variant ...]   (default: raw off ids limit metrics tracing)
+#   variants raw-params / params: `GET /id/42?name=bench` (the params scenario) instead of `GET /`
 # Needs valgrind and h2load (Debian: valgrind, nghttp2-client). ~70 s per variant.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,10 +17,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 # total VARIANT N: instructions of the server for start-up plus N requests.
 total() {
-  local variant=$1 n=$2 out=$tmp/$1.$2 server=bench/servers/webfw.ts
+  local variant=$1 n=$2 out=$tmp/$1.$2 server=bench/servers/webfw.ts path=/
   local -a env=(BENCH_SCENARIO=prod)
   case $variant in
     raw) server=bench/servers/raw.ts env=(BENCH_SCENARIO=hello) ;;
+    raw-params) server=bench/servers/raw.ts env=(BENCH_SCENARIO=params) path="/id/42?name=bench" ;;
+    params) env=(BENCH_SCENARIO=params) path="/id/42?name=bench" ;;
     off) ;;
     ids) env+=(BENCH_PROD=request-id) ;;
     limit) env+=(BENCH_PROD=limit-memory) ;;
@@ -35,7 +38,7 @@ total() {
     sleep 0.2
   done
   [ -n "$port" ] || { echo "$variant: server did not start" >&2; cat "$out.err" >&2; kill "$pid"; return 1; }
-  h2load --h1 -n "$n" -c 8 -t 1 "http://127.0.0.1:$port/" >"$out.h2" 2>&1
+  h2load --h1 -n "$n" -c 8 -t 1 "http://127.0.0.1:$port$path" >"$out.h2" 2>&1
   grep -q "$n succeeded" "$out.h2" || { echo "$variant: not every request succeeded" >&2; cat "$out.h2" >&2; }
   kill -TERM "$pid"
   wait "$pid" || true

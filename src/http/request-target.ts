@@ -94,9 +94,14 @@ function isRegNameChar(code: number): boolean {
   );
 }
 
-/** The part of `requestProblem` that `urlRequestProblem` leaves to the handler's first look. */
+/** The Host part of `requestProblem`: what `urlRequestProblem` leaves to the handler's first look (a second Host line). */
 export function hostLinesProblem(raw: globalThis.Request): string | null {
   return hostProblem(raw.headers.get("host"));
+}
+
+/** The target part of `requestProblem` (a `#`). */
+export function urlTargetProblem(raw: globalThis.Request): string | null {
+  return targetProblem(raw.url);
 }
 
 /** `isRegNameChar` as a table: a lookup per character on the per-request path. */

@@ -23,12 +23,32 @@ import { Url } from "./url.ts";
 
 const EMPTY = new Uint8Array(0);
 
+/** One part of the request-target check: a 400 message or `null`. */
+export type TargetCheck = (raw: globalThis.Request) => string | null;
+
 /**
- * The part of the request-target check a host-blind route leaves until its handler first looks at
- * the URL, the query or the headers (src/serve/host-blind.ts): a 400 message or `null`.
+ * What a host-blind route leaves of the request-target check until its handler first looks
+ * (src/serve/host-blind.ts): the Host part runs on the first read of the URL or the headers, the
+ * target part (a `#`) on the first read of the URL or the query. The query never shows the Host,
+ * so reading it costs no header read.
  */
-export type PendingCheck = (raw: globalThis.Request) => string | null;
+export interface PendingCheck {
+  readonly host: TargetCheck | null;
+  readonly target: TargetCheck | null;
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Runs a part of the check a host-blind route left (src/serve/host-blind.ts) and returns `null`
+ * (nothing left of it): a request Bun's table would have refused is refused here (400), before
+ * the handler gets the value it asked for.
+ */
+function finishCheck(check: TargetCheck, raw: globalThis.Request): null {
+  const problem = check(raw);
+  if (problem !== null) throw new BadRequestError(problem);
+  return null;
+}
 
 /**
  * The request a handler receives (spec `Request`). Everything is parsed on
@@ -71,7 +91,8 @@ export class Request<
   private stateValue: Record<string, unknown> | null = null;
   private idValue: string | null = null;
   /** @internal What of the request-target check is still to run (src/serve/host-blind.ts). */
-  pendingCheck: PendingCheck | null = null;
+  pendingHost: TargetCheck | null = null;
+  /** @internal */ pendingTarget: TargetCheck | null = null;
   /** @internal Tasks left by `background()`, started by the dispatcher after the response (src/background/). */
   backgroundTasks: BackgroundTask[] | null = null;
 
@@ -132,7 +153,8 @@ export class Request<
 
   get url(): Url {
     if (this.cachedUrl === null) {
-      if (this.pendingCheck !== null) this.runPendingCheck();
+      if (this.pendingHost !== null) this.pendingHost = finishCheck(this.pendingHost, this.raw);
+      if (this.pendingTarget !== null) this.pendingTarget = finishCheck(this.pendingTarget, this.raw);
       this.cachedUrl = Url.parse(this.raw.url);
     }
     return this.cachedUrl;
@@ -140,7 +162,7 @@ export class Request<
 
   get queryParams(): QueryParams {
     if (this.cachedQuery === null) {
-      if (this.pendingCheck !== null) this.runPendingCheck();
+      if (this.pendingTarget !== null) this.pendingTarget = finishCheck(this.pendingTarget, this.raw);
       this.cachedQuery = new QueryParams(this.cachedUrl?.query ?? Url.queryOf(this.raw.url));
     }
     return this.cachedQuery;
@@ -151,23 +173,12 @@ export class Request<
 
   get headers(): Headers {
     if (this.cachedHeaders === null) {
-      if (this.pendingCheck !== null) this.runPendingCheck();
+      if (this.pendingHost !== null) this.pendingHost = finishCheck(this.pendingHost, this.raw);
       this.cachedHeaders = new Headers(this.raw.headers);
     }
     return this.cachedHeaders;
   }
 
-  /**
-   * A host-blind route checked the request only as far as its answer could not depend on what was
-   * left (src/serve/host-blind.ts): the first look at the URL, query or headers finishes the check,
-   * and a request Bun's table would have refused is refused here (400) before the handler sees it.
-   */
-  private runPendingCheck(): void {
-    const check = this.pendingCheck as PendingCheck;
-    this.pendingCheck = null;
-    const problem = check(this.raw);
-    if (problem !== null) throw new BadRequestError(problem);
-  }
   set headers(value: Headers) {
     this.cachedHeaders = value;
     this.cachedCookies = null;

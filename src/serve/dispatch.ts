@@ -164,7 +164,11 @@ export function compileRoute(
     const dispatch: Dispatcher = (raw, server, params, context) => {
       const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
       const offer = context?.offer;
-      if (context?.pending !== undefined) request.pendingCheck = context.pending;
+      const pending = context?.pending;
+      if (pending !== undefined) {
+        request.pendingHost = pending.host;
+        request.pendingTarget = pending.target;
+      }
       try {
         const value = handler(request);
         if (value instanceof Promise) {

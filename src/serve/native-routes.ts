@@ -6,7 +6,12 @@
  * table cannot answer safely go to the generic path (src/serve/fallback.ts).
  */
 import type { Server } from "bun";
-import { hostLinesProblem, requestProblem, urlRequestProblem } from "../http/request-target.ts";
+import {
+  hostLinesProblem,
+  requestProblem,
+  urlRequestProblem,
+  urlTargetProblem,
+} from "../http/request-target.ts";
 import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
 import { patternParams } from "../router/route.ts";
 import type { DispatchContext, Dispatcher, Params } from "./dispatch.ts";
@@ -120,9 +125,13 @@ function nativeHandler(
 }
 
 /** What a host-blind route on a fixed path leaves to its handler's first look: all of the check. */
-const WHOLE_CHECK_PENDING: DispatchContext = Object.freeze({ pending: requestProblem });
+const WHOLE_CHECK_PENDING: DispatchContext = Object.freeze({
+  pending: Object.freeze({ host: hostLinesProblem, target: urlTargetProblem }),
+});
 /** What a host-blind route with params leaves: the second Host line the URL cannot show. */
-const HOST_LINES_PENDING: DispatchContext = Object.freeze({ pending: hostLinesProblem });
+const HOST_LINES_PENDING: DispatchContext = Object.freeze({
+  pending: Object.freeze({ host: hostLinesProblem, target: null }),
+});
 
 /** One native-table request: the request-target check, the params, then the route's dispatcher. */
 function dispatchNative(
