@@ -27,6 +27,7 @@ total() {
     ids) env+=(BENCH_PROD=request-id) ;;
     limit) env+=(BENCH_PROD=limit-memory) ;;
     metrics) env+=(BENCH_METRICS=1) ;;
+    metrics-bare) env+=(BENCH_METRICS=bare) ;;
     tracing) env+=(BENCH_TRACING=1) ;;
     *) echo "unknown variant $variant" >&2; return 2 ;;
   esac

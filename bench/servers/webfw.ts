@@ -20,7 +20,9 @@ if (process.env.BENCH_OTLP_SINK && process.env.BENCH_ARGV?.includes("--otel")) {
 const app = new Webfw(import.meta.path, {
   router: engine,
   tracing: process.env.BENCH_TRACING === "1",
-  metrics: process.env.BENCH_METRICS === "1",
+  // `bare`: the request series without prom-client's default process metrics (instructions.sh).
+  metrics:
+    process.env.BENCH_METRICS === "bare" ? { defaultMetrics: false } : process.env.BENCH_METRICS === "1",
   // The `prod` scenario's request-id variant (issue #18).
   requestId: process.env.BENCH_PROD === "request-id",
 });
