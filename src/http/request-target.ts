@@ -75,25 +75,6 @@ export function absoluteUrl(href: string): string {
   return href.charCodeAt(0) === 47 ? `http://localhost${href}` : href;
 }
 
-/** RFC 3986 reg-name characters (unreserved, sub-delims, `%`), plus `:` only as the port separator. */
-function isRegNameChar(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) || // a-z
-    (code >= 65 && code <= 90) || // A-Z
-    (code >= 48 && code <= 57) || // 0-9
-    code === 45 || // -
-    code === 46 || // .
-    code === 95 || // _
-    code === 126 || // ~
-    code === 37 || // % (pct-encoded; Bun checks the escapes when it builds the URL)
-    code === 33 || // !
-    code === 36 || // $
-    (code >= 38 && code <= 44) || // & ' ( ) * + ,
-    code === 59 || // ;
-    code === 61 // =
-  );
-}
-
 /** The Host part of `requestProblem`: what `urlRequestProblem` leaves to the handler's first look (a second Host line). */
 export function hostLinesProblem(raw: globalThis.Request): string | null {
   return hostProblem(raw.headers.get("host"));
@@ -104,9 +85,17 @@ export function urlTargetProblem(raw: globalThis.Request): string | null {
   return targetProblem(raw.url);
 }
 
-/** `isRegNameChar` as a table: a lookup per character on the per-request path. */
+/**
+ * RFC 3986 reg-name characters (unreserved, sub-delims, `%`; `:` only as the port separator) as a
+ * table: a lookup per character on the per-request path. `%` is allowed because Bun checks the
+ * escapes when it builds the URL. Filled from a string, not by calling a predicate 128 times at
+ * import: that loop made JavaScriptCore compile the predicate with its optimising JIT in about
+ * half of all starts, paging in ~1.7 MB of the JIT's own code (idle memory, docs/performance.md).
+ */
 const REG_NAME = new Uint8Array(128);
-for (let code = 0; code < 128; code++) if (isRegNameChar(code)) REG_NAME[code] = 1;
+for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%!$&'()*+,;=") {
+  REG_NAME[ch.charCodeAt(0)] = 1;
+}
 
 const IP_LITERAL = /^\[[0-9A-Fa-f:.]+\]$|^\[v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+\]$/;
 

@@ -11,7 +11,8 @@
  * with the messages the CLI pins (test/cli/flags.test.ts). What `parseArgs` still refuses
  * (unknown names) is mapped onto the same messages; its own text never reaches the user.
  */
-import { type ParseArgsConfig, parseArgs } from "node:util";
+import type * as Util from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { unknownMessage } from "./did-you-mean.ts";
 import { FlagError } from "./flag-error.ts";
 import { FLAG_DEFS, type FlagDef, findFlag } from "./flag-table.ts";
@@ -132,7 +133,10 @@ function longFlag(name: string): FlagDef | undefined {
 /** Splits argv into validated flag values and positionals. Throws `FlagError` on any mistake. */
 export function parseArgv(argv: readonly string[]): ParsedArgv {
   const { args, origin, fromFalse } = normalise(argv);
-  let tokens: ReturnType<typeof parseArgs>["tokens"];
+  // No flags (`bun app.ts`): nothing to split, and `node:util` (~1 MB resident) is not loaded.
+  if (args.length === 0) return { values: new Map(), positionals: [], positionalIndices: [] };
+  const { parseArgs } = require("node:util") as typeof Util;
+  let tokens: ReturnType<typeof Util.parseArgs>["tokens"];
   try {
     ({ tokens } = parseArgs({
       args,

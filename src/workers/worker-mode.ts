@@ -5,15 +5,15 @@
  * entry can find the app the file created.
  */
 import type { AppState } from "../app-state.ts";
-import { cancelStream, loadHandlers, pullChunk, runCall, runShutdown } from "./run-call.ts";
+import type * as RunCall from "./run-call.ts";
 
 /** The call runner of the copy of webfw the app was built with (see src/workers/run-call.ts). */
 export interface WorkerKit {
-  loadHandlers: typeof loadHandlers;
-  runCall: typeof runCall;
-  pullChunk: typeof pullChunk;
-  cancelStream: typeof cancelStream;
-  runShutdown: typeof runShutdown;
+  loadHandlers: typeof RunCall.loadHandlers;
+  runCall: typeof RunCall.runCall;
+  pullChunk: typeof RunCall.pullChunk;
+  cancelStream: typeof RunCall.cancelStream;
+  runShutdown: typeof RunCall.runShutdown;
 }
 
 interface WorkerModeState {
@@ -42,8 +42,13 @@ export function registerApp(app: AppState): void {
   const current = state();
   if (!current.active) return;
   current.apps.push(app);
-  // The first app's copy wins: its classes are the ones its handlers return.
-  current.kit ??= { loadHandlers, runCall, pullChunk, cancelStream, runShutdown };
+  // The first app's copy wins: its classes are the ones its handlers return. Loaded only inside a
+  // handler Worker (idle memory of the main process, docs/performance.md).
+  if (current.kit === undefined) {
+    const { loadHandlers, runCall, pullChunk, cancelStream, runShutdown } =
+      require("./run-call.ts") as typeof RunCall;
+    current.kit = { loadHandlers, runCall, pullChunk, cancelStream, runShutdown };
+  }
 }
 
 export function workerKit(): WorkerKit | undefined {
