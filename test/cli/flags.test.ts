@@ -8,6 +8,7 @@ import {
   usage,
   withoutPositionals,
 } from "../../src/launch/flags.ts";
+import { asFlagError } from "../../src/launch/parse-argv.ts";
 
 const parse = (argv: string[], env: Record<string, string> = {}, cores = 2) =>
   parseFlags(argv, env, { cores });
@@ -140,6 +141,17 @@ describe("parseFlags: every flag", () => {
     expect(parse(["--create", "--docker", "--no-docker"]).createOptions.docker).toBe(false);
     expect(parse(["--create", "--no-docker", "--docker=on"]).createOptions.docker).toBe(true);
     expect(parse(["-h", "--create", "-y"])).toMatchObject({ help: true, createOptions: { yes: true } });
+  });
+
+  test("a short switch takes switch words too; a lone negative number is a positional", () => {
+    expect(parse(["-h=1"]).help).toBe(true);
+    expect(parse(["-h", "-h=off"]).help).toBe(false);
+    expect(parse(["--create", "-y=no"]).createOptions.yes).toBe(false);
+    expect(parse(["-5", "app.ts", "--port", "0", "-1x"])).toMatchObject({
+      positionals: ["-5", "app.ts", "-1x"],
+      port: 0,
+    });
+    expect(withoutPositionals(["-5", "--dev", "app.ts", "-1"])).toEqual(["--dev"]);
   });
 
   test("a long alias sets the flag it stands for, with or without =", () => {
@@ -279,8 +291,6 @@ describe("parseFlags: mistakes", () => {
     // What node:util.parseArgs would refuse in its own words (src/launch/parse-argv.ts) gets ours.
     [["-x"], "unknown flag -x"],
     [["-hy"], "unknown flag -hy"],
-    [["-5"], "unknown flag -5"],
-    [["-h=1"], "-h takes no value"],
     [["--no-dev=1"], "unknown flag --no-dev"],
     [["--no-port"], "unknown flag --no-port"],
     [["--processes=-1"], '--processes must be an integer from 1 to 1024, got "-1"'],
@@ -297,6 +307,67 @@ describe("parseFlags: mistakes", () => {
       expect(parseError(argv)).toContain(message);
     });
   }
+
+  // Malformed input around node:util.parseArgs (src/launch/parse-argv.ts): the whole message, exactly.
+  const exact: [string[], string][] = [
+    [["--port="], '--port must be an integer from 0 to 65535, got ""'],
+    [["--port"], "--port needs a value (--port N)"],
+    [["--dev", "--port"], "--port needs a value (--port N)"],
+    [["--port", "--", "80"], "--port needs a value (--port N)"],
+    [["--dev=maybe"], '--dev is a switch: use --dev or --dev=false, not "maybe"'],
+    [["-h=maybe"], '-h is a switch: use -h or -h=false, not "maybe"'],
+    [["--no-dev=1"], "unknown flag --no-dev"],
+    [["--create", "--no-docker=off"], "--no-docker takes no value"],
+    [["-x"], "unknown flag -x"],
+    [["-hy"], "unknown flag -hy"],
+    [["-x=1"], "unknown flag -x"],
+    [["--processes", "-1"], '--processes must be an integer from 1 to 1024, got "-1"'],
+    [["--workers", "-0"], '--workers must be an integer from 1 to 1024, got "-0"'],
+    [["--port", "1", "--port", "x"], '--port must be an integer from 0 to 65535, got "x"'],
+    [
+      ["--log-level", "info", "--log-level=loud"],
+      '--log-level must be one of DEBUG, INFO, WARNING, ERROR, got "loud"',
+    ],
+  ];
+  for (const [argv, message] of exact) {
+    test(`exactly: ${argv.join(" ")} -> ${message}`, () => {
+      expect(parseError(argv)).toBe(message);
+    });
+  }
+
+  test("repeated flags: the last one wins; after -- nothing is a flag", () => {
+    expect(parse(["--port", "1", "--port=2", "--dev", "--dev=off"])).toMatchObject({ port: 2, dev: false });
+    const flags = parse(["--port", "1", "--", "--port", "2", "--bogus", "-h"]);
+    expect(flags).toMatchObject({ port: 1, help: false, positionals: ["--port", "2", "--bogus", "-h"] });
+    expect([...flags.explicit]).toEqual(["port"]);
+  });
+
+  test("parseArgs' own errors map onto the CLI's messages, never Node's words", () => {
+    const { parseArgs } = require("node:util") as typeof import("node:util");
+    const options = { port: { type: "string" as const, short: "p" }, dev: { type: "boolean" as const } };
+    const nodeError = (args: string[], allowPositionals = true): unknown => {
+      try {
+        parseArgs({ args, options, strict: true, allowPositionals });
+      } catch (error) {
+        return error;
+      }
+      throw new Error(`parseArgs accepted ${args.join(" ")}`);
+    };
+    const cases: [unknown, string][] = [
+      [nodeError(["-x"]), "unknown flag -x"],
+      [nodeError(["--prot=1"]), "unknown flag --prot (did you mean --port?)"],
+      [nodeError(["-p"]), "--port needs a value (--port N)"],
+      [nodeError(["--port", "--dev"]), "--port needs a value (--port N)"],
+      [nodeError(["--dev=1"]), "--dev takes no value"],
+      [nodeError(["app.ts"], false), 'unexpected argument "app.ts"'],
+      [new TypeError("something else"), "cannot read the command line (see --help)"],
+    ];
+    for (const [error, message] of cases) {
+      const mapped = asFlagError(error);
+      expect(mapped).toBeInstanceOf(FlagError);
+      expect(mapped.message).toBe(message);
+    }
+  });
 
   test("--dev --processes 1 is fine", () => {
     expect(parse(["--dev", "--processes", "1"]).processes).toBe(1);
