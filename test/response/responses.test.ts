@@ -202,3 +202,85 @@ for (const [kind, makeClient] of CLIENTS) {
     });
   });
 }
+
+describe("a webfw Response keeps the handler's header object until something reads it", () => {
+  function headerApp(): Webfw {
+    const app = new Webfw(import.meta.path, { openapi: false });
+    app.get("/dict", () => new Response(201, { "X-One": "1", "x-two": "2" }, "made"));
+    app.get("/typed", () => new Response(200, { "Content-Type": "application/xml" }, "<a/>"));
+    app.get("/bytes", () => new Response(200, { "x-kind": "raw" }, new Uint8Array([1, 2])));
+    app.get("/empty", () => new Response(204, { "x-gone": "yes" }));
+    app.get("/number", () => new Response(200, { "x-count": 5 as unknown as string }, "n"));
+    app.get("/read-then-set", () => {
+      const response = new Response(200, { "x-a": "1" }, "rs");
+      response.headers.set("x-b", response.headers.get("x-a") ?? "");
+      return response;
+    });
+    app.get("/bad-value", () => new Response(200, { "x-bad": "a\r\nx-injected: 1" }, "never"));
+    app.get("/bad-name", () => new Response(200, { "bad name": "x" }, "never"));
+    return app;
+  }
+  const after = new Webfw(import.meta.path, { openapi: false });
+  after.afterRequest((response) => {
+    response.headers.set("x-after", response.headers.get("x-one") ?? "none");
+  });
+  after.get("/dict", () => new Response(201, { "X-One": "1" }, "made"));
+
+  let server: Awaited<ReturnType<Webfw["start"]>>;
+  let afterServer: Awaited<ReturnType<Webfw["start"]>>;
+  beforeAll(async () => {
+    server = await headerApp().start({ port: 0, host: "127.0.0.1", accessLog: false });
+    afterServer = await after.start({ port: 0, host: "127.0.0.1", accessLog: false });
+  });
+  afterAll(async () => {
+    await server.stop(true);
+    await afterServer.stop(true);
+  });
+  const get = (path: string, port = server.port) => fetch(`http://127.0.0.1:${port}${path}`);
+
+  test("its headers, status and body reach the client, with a content type added", async () => {
+    const response = await get("/dict");
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-one")).toBe("1");
+    expect(response.headers.get("x-two")).toBe("2");
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await response.text()).toBe("made");
+  });
+
+  test("a content type given in any case is kept, never doubled", async () => {
+    const response = await get("/typed");
+    expect(response.headers.get("content-type")).toBe("application/xml");
+    expect(await response.text()).toBe("<a/>");
+    const bytes = await get("/bytes");
+    expect(bytes.headers.get("content-type")).toBe("application/octet-stream");
+    expect(new Uint8Array(await bytes.arrayBuffer())).toEqual(new Uint8Array([1, 2]));
+  });
+
+  test("no body and no content type on 204; numbers become text", async () => {
+    const empty = await get("/empty");
+    expect([empty.status, empty.headers.get("x-gone"), empty.headers.get("content-type")]).toEqual([
+      204,
+      "yes",
+      null,
+    ]);
+    expect((await get("/number")).headers.get("x-count")).toBe("5");
+  });
+
+  test("reading or changing the headers in the handler or an after-middleware works as before", async () => {
+    const response = await get("/read-then-set");
+    expect([response.headers.get("x-a"), response.headers.get("x-b")]).toEqual(["1", "1"]);
+    const changed = await get("/dict", afterServer.port);
+    expect(changed.headers.get("x-after")).toBe("1");
+  });
+
+  test("a bad header is refused where the handler makes it (500, nothing injected)", async () => {
+    for (const path of ["/bad-value", "/bad-name"]) {
+      const response = await get(path);
+      expect(response.status).toBe(500);
+      expect(response.headers.get("x-injected")).toBeNull();
+      expect(await response.text()).not.toContain("never");
+    }
+    expect(() => new Response(200, { "x-bad": "a\nb" })).toThrow(TypeError);
+    expect(() => new Response(200, { "bad name": "x" })).toThrow(TypeError);
+  });
+});
