@@ -34,13 +34,8 @@ export interface CompressionLayer {
   statics(statics: Map<string, globalThis.Response>): Promise<Map<string, ConstAnswer>>;
 }
 
-const OFF: CompressionLayer = {
-  wrap: (dispatcher) => dispatcher,
-  statics: async (statics) => statics,
-};
-
-export function compressionLayer(settings: ResolvedCompression | null): CompressionLayer {
-  if (settings === null) return OFF;
+/** The layer of an app with compression on; an app without it never loads this folder (src/plan/build.ts). */
+export function compressionLayer(settings: ResolvedCompression): CompressionLayer {
   const compressor = createCompressor(settings);
   return {
     wrap: (dispatcher) => withCompression(dispatcher, compressor),

@@ -75,16 +75,6 @@ export function absoluteUrl(href: string): string {
   return href.charCodeAt(0) === 47 ? `http://localhost${href}` : href;
 }
 
-/** The Host part of `requestProblem`: what `urlRequestProblem` leaves to the handler's first look (a second Host line). */
-export function hostLinesProblem(raw: globalThis.Request): string | null {
-  return hostProblem(raw.headers.get("host"));
-}
-
-/** The target part of `requestProblem` (a `#`). */
-export function urlTargetProblem(raw: globalThis.Request): string | null {
-  return targetProblem(raw.url);
-}
-
 /**
  * RFC 3986 reg-name characters (unreserved, sub-delims, `%`; `:` only as the port separator) as a
  * table: a lookup per character on the per-request path. `%` is allowed because Bun checks the
@@ -145,9 +135,19 @@ export function targetProblem(href: string): string | null {
   return href.indexOf("#", pathStart(href)) === -1 ? null : "fragment in request target";
 }
 
+/** The Host part of the check, from the header (what `urlRequestProblem` cannot see: a second Host line). */
+export function hostHeaderProblem(raw: globalThis.Request): string | null {
+  return hostProblem(raw.headers.get("host"));
+}
+
+/** The target part of the check (a `#`). */
+export function urlTargetProblem(raw: globalThis.Request): string | null {
+  return targetProblem(raw.url);
+}
+
 /** The whole check of one request before routing: 400 message or `null`. */
 export function requestProblem(raw: globalThis.Request): string | null {
-  return hostProblem(raw.headers.get("host")) ?? targetProblem(raw.url);
+  return hostHeaderProblem(raw) ?? urlTargetProblem(raw);
 }
 
 /**
@@ -156,7 +156,7 @@ export function requestProblem(raw: globalThis.Request): string | null {
  * (docs/performance.md). Bun writes a Host it could parse into `req.url` and leaves the target bare
  * otherwise; anything but a plain `reg-name[:port]` gets the exact check. For every single Host line
  * both agree (test/http/host-blind.test.ts sends them). What the URL cannot show is a second Host
- * line (Bun writes the first one): `hostLinesProblem` runs when the handler first looks.
+ * line (Bun writes the first one): `hostHeaderProblem` runs when the handler first looks.
  */
 export function urlRequestProblem(raw: globalThis.Request): string | null {
   const href = raw.url;

@@ -74,18 +74,18 @@ export interface BuildOptions {
   observability?: Observability;
 }
 
-/**
- * The start-time assembly (docs/architecture.md): walks the router tree once, asks every mount
- * for its routes, plans and compiles one dispatcher per route and method, prepares const
- * responses, lets the mounts install themselves, and returns Bun's route table with the generic
- * request path (`handle`) behind it.
- */
 /** Compression off: nothing wrapped, and src/compression/ is not loaded (idle memory, docs/performance.md). */
 const NO_COMPRESSION: CompressionLayer = {
   wrap: (dispatcher) => dispatcher,
   statics: async (statics) => statics,
 };
 
+/**
+ * The start-time assembly (docs/architecture.md): walks the router tree once, asks every mount
+ * for its routes, plans and compiles one dispatcher per route and method, prepares const
+ * responses, lets the mounts install themselves, and returns Bun's route table with the generic
+ * request path (`handle`) behind it.
+ */
 export async function buildRuntime(app: AppState, options: BuildOptions = {}): Promise<BuiltApp> {
   const pool = options.pool ?? null;
   // Compression (src/compression/) innermost; when off it wraps nothing.

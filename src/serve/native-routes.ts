@@ -7,7 +7,7 @@
  */
 import type { Server } from "bun";
 import {
-  hostLinesProblem,
+  hostHeaderProblem,
   requestProblem,
   urlRequestProblem,
   urlTargetProblem,
@@ -126,11 +126,11 @@ function nativeHandler(
 
 /** What a host-blind route on a fixed path leaves to its handler's first look: all of the check. */
 const WHOLE_CHECK_PENDING: DispatchContext = Object.freeze({
-  pending: Object.freeze({ host: hostLinesProblem, target: urlTargetProblem }),
+  pending: Object.freeze({ host: hostHeaderProblem, target: urlTargetProblem }),
 });
 /** What a host-blind route with params leaves: the second Host line the URL cannot show. */
 const HOST_LINES_PENDING: DispatchContext = Object.freeze({
-  pending: Object.freeze({ host: hostLinesProblem, target: null }),
+  pending: Object.freeze({ host: hostHeaderProblem, target: null }),
 });
 
 /** One native-table request: the request-target check, the params, then the route's dispatcher. */
