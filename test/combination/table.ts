@@ -276,6 +276,32 @@ export const FEATURES: Feature[] = [
     },
   },
   {
+    // The request-target check a host-blind route leaves to the handler (src/serve/host-blind.ts):
+    // reading the URL, the query and the headers finishes it; behind the layers it ran up front.
+    // Either way the handler sees the Host the client sent and the query, in every run mode.
+    name: "request-target",
+    register(app, ctx) {
+      app.get(
+        featurePath("request-target"),
+        (request) =>
+          ctx.guard(request)?.then(() => ({ never: true })) ?? {
+            host: request.url.host === request.headers.get("host"),
+            q: request.queryParams.get("q"),
+          },
+        ctx.routeOptions,
+      );
+    },
+    exchange: (base, init) =>
+      httpExchange(base, featurePath("request-target"), {
+        ...init,
+        query: init.query ? `${init.query}&q=x%20y` : "q=x%20y",
+      }),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(JSON.parse(result.body)).toEqual({ host: true, q: "x y" });
+    },
+  },
+  {
     // webfw/client: a typed call (args, a t.object body) whose client is typed from the route's handle.
     name: "typed-client",
     register: registerTypedClientRoute,
