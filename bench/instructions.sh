@@ -8,6 +8,7 @@
 # bench/run.ts on a quiet machine for the DESIGN §4 ratios.
 #   bash bench/instructions.sh [variant ...]   (default: raw off ids limit metrics tracing)
 #   variants raw-params / params: `GET /id/42?name=bench` (the params scenario) instead of `GET /`
+#   variants raw-json / json: `POST /json` with a small JSON object (the json scenario)
 # Needs valgrind and h2load (Debian: valgrind, nghttp2-client). ~70 s per variant.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,11 +19,13 @@ trap 'rm -rf "$tmp"' EXIT
 # total VARIANT N: instructions of the server for start-up plus N requests.
 total() {
   local variant=$1 n=$2 out=$tmp/$1.$2 server=bench/servers/webfw.ts path=/
-  local -a env=(BENCH_SCENARIO=prod)
+  local -a env=(BENCH_SCENARIO=prod) load=()
   case $variant in
     raw) server=bench/servers/raw.ts env=(BENCH_SCENARIO=hello) ;;
     raw-params) server=bench/servers/raw.ts env=(BENCH_SCENARIO=params) path="/id/42?name=bench" ;;
     params) env=(BENCH_SCENARIO=params) path="/id/42?name=bench" ;;
+    raw-json) server=bench/servers/raw.ts env=(BENCH_SCENARIO=json) path=/json load=(-d "$tmp/body.json" -H "content-type: application/json") ;;
+    json) env=(BENCH_SCENARIO=json) path=/json load=(-d "$tmp/body.json" -H "content-type: application/json") ;;
     off) ;;
     ids) env+=(BENCH_PROD=request-id) ;;
     limit) env+=(BENCH_PROD=limit-memory) ;;
@@ -39,12 +42,15 @@ total() {
     sleep 0.2
   done
   [ -n "$port" ] || { echo "$variant: server did not start" >&2; cat "$out.err" >&2; kill "$pid"; return 1; }
-  h2load --h1 -n "$n" -c 8 -t 1 "http://127.0.0.1:$port$path" >"$out.h2" 2>&1
+  h2load --h1 -n "$n" -c 8 -t 1 "${load[@]}" "http://127.0.0.1:$port$path" >"$out.h2" 2>&1
   grep -q "$n succeeded" "$out.h2" || { echo "$variant: not every request succeeded" >&2; cat "$out.h2" >&2; }
   kill -TERM "$pid"
   wait "$pid" || true
   awk '/^(summary|totals):/ {print $2; exit}' "$out.cg"
 }
+
+# The json variants' POST body: the same object as bench/lib/scenarios.ts sends.
+printf '%s' '{"id":42,"name":"bench","tags":["a","b","c"],"nested":{"ok":true,"ratio":0.5}}' >"$tmp/body.json"
 
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(raw off ids limit metrics tracing)

@@ -21,6 +21,7 @@ import { type BuildOptions, type BuiltApp, buildRuntime } from "./plan/build.ts"
 import type { Mount } from "./plan/mount.ts";
 import { type RequestIdOptions, resolveRequestIdOptions } from "./request-id/options.ts";
 import type { ErrorFormat } from "./response/error-response.ts";
+import { withVisibleContentType } from "./response/plain-text.ts";
 import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
 import { Route } from "./router/route-handle.ts";
 import { RouterBase } from "./router/router-base.ts";
@@ -309,7 +310,8 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
         ? new globalThis.Request(new URL(input, "http://localhost").href, init as RequestInit | undefined)
         : input;
     this.inProcess ??= this.build();
-    return (await this.inProcess).handle(raw, null);
+    // A text answer's type is implied on the wire; in-process callers see it in the headers too.
+    return withVisibleContentType(await (await this.inProcess).handle(raw, null));
   }
 
   /** Forgets the compiled routes of the in-process client (after registering more). */

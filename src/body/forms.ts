@@ -1,3 +1,4 @@
+import { mediaType } from "../http/media-type.ts";
 import { HttpError } from "../response/errors.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits, type ParsedForm } from "./form-types.ts";
 import { parseMultipart } from "./multipart.ts";
@@ -7,12 +8,6 @@ export { DEFAULT_FORM_LIMITS, type FormLimits, type ParsedForm, type UploadedFil
 
 const URLENCODED = "application/x-www-form-urlencoded";
 const MULTIPART = "multipart/form-data";
-
-function mediaType(contentType: string | null): string {
-  if (contentType === null) return "";
-  const semi = contentType.indexOf(";");
-  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
-}
 
 /** True for the two form encodings: `application/x-www-form-urlencoded` and `multipart/form-data`. */
 export function isFormContentType(contentType: string | null): boolean {

@@ -31,21 +31,27 @@ export interface BodyLimits {
 /** Content-Length bodies above this size are read chunk by chunk (exact memory) rather than whole. */
 const STREAM_ABOVE = 256 * 1024;
 
-/** A body read with a deadline, waiting for the sweeper (`withDeadline`). */
+/** A body read with a deadline, waiting for the sweeper. */
 interface PendingRead {
+  /** The sweeper tick at which it expires. */
   deadline: number;
   expire(): void;
 }
 
-/** How often the one deadline timer looks at the reads in progress: a 408 comes at most this late. */
+/**
+ * How often the one deadline timer looks at the reads in progress: a 408 comes at most this much
+ * later than the timeout, never earlier. Deadlines are counted in the timer's ticks rather than
+ * read from a clock: no `performance.now()` per request (65 ns on a VM, docs/performance.md).
+ */
 const SWEEP_MS = 50;
 const pendingReads = new Set<PendingRead>();
 let sweeper: ReturnType<typeof setInterval> | null = null;
+let tick = 0;
 
 function sweep(): void {
-  const now = performance.now();
+  tick++;
   for (const read of pendingReads) {
-    if (read.deadline <= now) {
+    if (read.deadline <= tick) {
       pendingReads.delete(read);
       read.expire();
     }
@@ -56,6 +62,19 @@ function sweep(): void {
   }
 }
 
+/** Registers a read that must finish within `ms`; `expire` runs once it has not. */
+function watch(ms: number, expire: () => void): PendingRead {
+  // +1: the current tick is already partly over, so a read is never expired early.
+  const pending: PendingRead = { deadline: tick + Math.ceil(ms / SWEEP_MS) + 1, expire };
+  pendingReads.add(pending);
+  if (sweeper === null) {
+    sweeper = setInterval(sweep, SWEEP_MS);
+    // The server keeps the process alive; a pending body read alone must not.
+    sweeper.unref?.();
+  }
+  return pending;
+}
+
 /**
  * `read`, or a 408 once `ms` have passed. One shared timer checks every read in progress, instead
  * of a `setTimeout`, a `clearTimeout` and a `Promise.race` per request: those were about 4 % of
@@ -64,19 +83,10 @@ function sweep(): void {
 function withDeadline<T>(read: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
   if (ms <= 0) return read;
   return new Promise<T>((resolve, reject) => {
-    const pending: PendingRead = {
-      deadline: performance.now() + ms,
-      expire: () => {
-        onTimeout();
-        reject(readTimedOut());
-      },
-    };
-    pendingReads.add(pending);
-    if (sweeper === null) {
-      sweeper = setInterval(sweep, SWEEP_MS);
-      // The server keeps the process alive; a pending body read alone must not.
-      sweeper.unref?.();
-    }
+    const pending = watch(ms, () => {
+      onTimeout();
+      reject(readTimedOut());
+    });
     read.then(
       (value) => {
         pendingReads.delete(pending);
@@ -96,51 +106,74 @@ function withDeadline<T>(read: Promise<T>, ms: number, onTimeout: () => void): P
  * chunked body is read chunk by chunk and abandoned as soon as it passes the
  * limit (413). A body the client cuts short gives `BadRequestError` (400).
  * With `limits`, the body must also fit the app's in-flight total (503) and
- * arrive within the read timeout (408), see src/body/budget.ts.
+ * arrive within the read timeout (408), see src/body/budget.ts. Refusals
+ * before reading are thrown; the rest rejects the promise.
  */
-export async function readBody(
+export function readBody(
   request: globalThis.Request,
   maxBodySize: number,
   limits?: BodyLimits,
-): Promise<Uint8Array> {
+): Uint8Array | Promise<Uint8Array> {
   if (request.bodyUsed) throw new Error("readBody: the request body was already read");
   const lengthHeader = request.headers.get("content-length");
-  if (lengthHeader !== null) {
-    if (!/^\d+$/.test(lengthHeader.trim())) throw new BadRequestError("Invalid Content-Length header");
-    if (Number(lengthHeader) > maxBodySize) throw tooLarge();
+  if (lengthHeader === null) {
+    const stream = request.body;
+    return stream === null ? EMPTY : readLimited(stream, maxBodySize, limits);
   }
-  if (lengthHeader !== null) {
-    const length = Number(lengthHeader);
-    if (length === 0) return EMPTY;
-    if (limits === undefined) return readFramed(request, maxBodySize);
-    if (!limits.budget.tryReserve(length)) throw overBudget();
-    try {
-      // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
-      // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
-      if (length > STREAM_ABOVE && request.body !== null) {
-        return await readLimited(request.body, maxBodySize, { ...limits, reserved: true });
-      }
-      return await withDeadline(readFramed(request, maxBodySize), limits.readTimeoutMs, () => {});
-    } finally {
-      limits.budget.release(length);
-    }
+  if (!/^\d+$/.test(lengthHeader.trim())) throw new BadRequestError("Invalid Content-Length header");
+  const length = Number(lengthHeader);
+  if (length > maxBodySize) throw tooLarge();
+  if (length === 0) return EMPTY;
+  if (limits === undefined) return readFramed(request, maxBodySize, length, null);
+  if (!limits.budget.tryReserve(length)) throw overBudget();
+  // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
+  // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
+  if (length > STREAM_ABOVE && request.body !== null) {
+    return readLimited(request.body, maxBodySize, { ...limits, reserved: true }).finally(() =>
+      limits.budget.release(length),
+    );
   }
-  const stream = request.body;
-  if (stream === null) return EMPTY;
-  return readLimited(stream, maxBodySize, limits);
+  return readFramed(request, maxBodySize, length, limits);
 }
 
-async function readFramed(request: globalThis.Request, maxBodySize: number): Promise<Uint8Array> {
-  // Bun's HTTP parser frames the body by Content-Length, so the native whole-body read is safe and fastest
-  // (and touching `request.body` first would make Bun build a stream this path never uses).
-  let bytes: Uint8Array;
-  try {
-    bytes = await request.bytes();
-  } catch {
-    throw new BadRequestError("The request body was cut short");
-  }
-  if (bytes.length > maxBodySize) throw tooLarge();
-  return bytes;
+/**
+ * Bun's HTTP parser frames the body by Content-Length, so the native whole-body read is safe and
+ * fastest (and touching `request.body` first would make Bun build a stream this path never uses).
+ * One promise per request: the budget's share is released and the deadline dropped by whichever
+ * comes first, the body or the timeout (a late body is then ignored; the 408 closes the connection).
+ */
+function readFramed(
+  request: globalThis.Request,
+  maxBodySize: number,
+  length: number,
+  limits: BodyLimits | null,
+): Promise<Uint8Array> {
+  return new Promise<Uint8Array>((resolve, reject) => {
+    let pending: PendingRead | null = null;
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      if (limits !== null) limits.budget.release(length);
+      if (pending !== null) pendingReads.delete(pending);
+      return true;
+    };
+    if (limits !== null && limits.readTimeoutMs > 0) {
+      pending = watch(limits.readTimeoutMs, () => {
+        if (settle()) reject(readTimedOut());
+      });
+    }
+    request.bytes().then(
+      (bytes) => {
+        if (!settle()) return;
+        if (bytes.length > maxBodySize) reject(tooLarge());
+        else resolve(bytes);
+      },
+      () => {
+        if (settle()) reject(new BadRequestError("The request body was cut short"));
+      },
+    );
+  });
 }
 
 async function readLimited(

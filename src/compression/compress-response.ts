@@ -3,6 +3,7 @@
  * response may be compressed, then either compress the whole body (when it is all in
  * memory) or compress the stream as it flows, flushing after every chunk.
  */
+import { withVisibleContentType } from "../response/plain-text.ts";
 import { appendVary } from "../response/vary.ts";
 import { compressWhole, type StreamEncoder, streamEncoder } from "./codecs.ts";
 import { skipReason } from "./eligible.ts";
@@ -31,6 +32,8 @@ export function compressResponse(
   response: WebResponse,
 ): WebResponse | Promise<WebResponse> {
   if (!(response instanceof globalThis.Response)) return response;
+  // Its headers are copied into the compressed answer: a text answer's implied type must be among them.
+  response = withVisibleContentType(response);
   if (skipReason(request, response) !== null) return response;
   const { settings } = compressor;
   const length = response.headers.get("content-length");

@@ -4,6 +4,8 @@
  * handler that picks the variant from `Accept-Encoding` (the only JavaScript such a
  * route then runs). Routes that cannot be compressed stay static responses.
  */
+
+import { withVisibleContentType } from "../response/plain-text.ts";
 import { appendVary } from "../response/vary.ts";
 import { compressSync } from "./codecs.ts";
 import type { Compressor } from "./compress-response.ts";
@@ -24,6 +26,7 @@ export async function constVariants(
   response: WebResponse,
   compressor: Compressor,
 ): Promise<ConstHandler | null> {
+  response = withVisibleContentType(response);
   const probe = new globalThis.Request("http://localhost/", { headers: { "accept-encoding": "gzip" } });
   if (skipReason(probe, response) !== null) return null;
   const body = new Uint8Array(await response.clone().arrayBuffer());

@@ -1,4 +1,5 @@
 import type { Headers } from "../http/headers.ts";
+import { TEXT_PLAIN } from "../http/media-type.ts";
 import type { Request } from "../http/request.ts";
 import { Response } from "../response/response.ts";
 import { appendVary } from "../response/vary.ts";
@@ -113,7 +114,7 @@ function requestedHeaders(value: string | null): string[] | null {
 
 /** A refused preflight: no CORS headers, so the browser blocks the request; the text says why. */
 function refuse(status: number, message: string, vary: string[]): Response {
-  const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
+  const headers: Record<string, string> = { "content-type": TEXT_PLAIN };
   if (vary.length > 0) headers.vary = vary.join(", ");
   return new Response(status, headers, message);
 }

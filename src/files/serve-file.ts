@@ -1,4 +1,5 @@
 import { nodeFsPromises } from "../builtins.ts";
+import { TEXT_PLAIN } from "../http/media-type.ts";
 import { HttpError } from "../response/errors.ts";
 import { contentDisposition } from "./content-disposition.ts";
 import { parseRange } from "./range.ts";
@@ -65,7 +66,7 @@ export async function fileResponse(
         headers: {
           ...validators,
           "content-range": `bytes */${size}`,
-          "content-type": "text/plain; charset=utf-8",
+          "content-type": TEXT_PLAIN,
         },
       });
     }

@@ -7,6 +7,7 @@
  * nothing becomes a 5xx.
  */
 
+import { mediaType } from "../http/media-type.ts";
 import type { Request } from "../http/request.ts";
 import type { GateConfig } from "./auth/gate.ts";
 import type { EngineInput, McpEngine } from "./engine-types.ts";
@@ -47,10 +48,6 @@ function corsHeaders(origin: string | null, config: HttpConfig): Record<string, 
     "access-control-expose-headers": "mcp-session-id, mcp-protocol-version",
     vary: "Origin",
   };
-}
-
-function mediaType(contentType: string): string {
-  return (contentType.split(";")[0] ?? "").trim().toLowerCase();
 }
 
 type BodyResult = { bytes: Uint8Array } | { response: globalThis.Response };

@@ -15,6 +15,7 @@ import { planRateLimits } from "../rate-limit/plan.ts";
 import { withRequestId } from "../request-id/echo.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
+import { withVisibleContentType } from "../response/plain-text.ts";
 import type { RouterBase } from "../router/router-base.ts";
 import {
   builtInPlan,
@@ -290,7 +291,8 @@ async function constResponse(plan: RoutePlan, config: PipelineConfig): Promise<W
   const request = new Request(raw, {});
   request.globalDependencies = config.globalDependencies;
   request.routerDependencies = plan.routerDependencies;
-  const response = await toWebResponse(await plan.handler(request), raw);
+  // Copied below with its headers: the implied text type must be among them (src/response/plain-text.ts).
+  const response = withVisibleContentType(await toWebResponse(await plan.handler(request), raw));
   const body = response.status === 204 || response.status === 304 ? null : await response.arrayBuffer();
   return new globalThis.Response(body, response);
 }

@@ -1,5 +1,6 @@
 import { nodeFsPromises, nodePath } from "../builtins.ts";
 import { fileResponse } from "../files/serve-file.ts";
+import { JSON_UTF8 } from "../http/media-type.ts";
 import { realPathInside } from "../static/safe-path.ts";
 import { HttpError } from "./errors.ts";
 
@@ -46,13 +47,13 @@ class JsonBody<T> extends Renderable<{ json: T }> {
   render(): globalThis.Response {
     return new globalThis.Response(JSON.stringify(this.value) ?? "null", {
       status: this.status,
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": JSON_UTF8 },
     });
   }
   override inMemoryBody() {
     return {
       status: this.status,
-      contentType: "application/json",
+      contentType: JSON_UTF8,
       text: JSON.stringify(this.value) ?? "null",
     };
   }

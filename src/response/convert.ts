@@ -1,24 +1,20 @@
 import { fileResponse } from "../files/serve-file.ts";
+import { BINARY, JSON_UTF8, TEXT_PLAIN } from "../http/media-type.ts";
 import { iterableToStream } from "../stream/iterable-stream.ts";
 import { SseBody } from "../stream/sse.ts";
 import { Renderable } from "./bodies.ts";
 import { isClientData } from "./client-data.ts";
 import { type Offer, textWithOffer } from "./offered-headers.ts";
+import { plainTextResponse, withVisibleContentType } from "./plain-text.ts";
 import { Response } from "./response.ts";
 
 type WebResponse = globalThis.Response;
 
-const TEXT = "text/plain; charset=utf-8";
-const JSON_TYPE = "application/json";
-const BINARY = "application/octet-stream";
-// Built once: a Response copies its init headers, and copying a Headers is cheaper than
-// building one from an object literal on every request (measured in bench/micro.ts).
-const TEXT_HEADERS = new globalThis.Headers({ "content-type": TEXT });
-const JSON_HEADERS = new globalThis.Headers({ "content-type": JSON_TYPE });
+// Text and JSON answers are made without headers (Bun adds the type): src/http/media-type.ts.
 const DICT_KEYS = new Set(["statusCode", "description", "type", "headers"]);
 const DICT_TYPES: Record<string, string> = {
-  text: TEXT,
-  json: JSON_TYPE,
+  text: TEXT_PLAIN,
+  json: JSON_UTF8,
   html: "text/html; charset=utf-8",
   binary: BINARY,
 };
@@ -34,9 +30,7 @@ export function toWebResponseOffered(
   offer: Offer | undefined,
 ): WebResponse | Promise<WebResponse> {
   if (typeof value === "string") {
-    return (
-      textWithOffer(offer, value, TEXT_HEADERS) ?? new globalThis.Response(value, { headers: TEXT_HEADERS })
-    );
+    return textWithOffer(offer, value) ?? plainTextResponse(value);
   }
   return toWebResponse(value, request);
 }
@@ -49,7 +43,7 @@ export function toWebResponse(
   value: unknown,
   request: globalThis.Request,
 ): WebResponse | Promise<WebResponse> {
-  if (typeof value === "string") return new globalThis.Response(value, { headers: TEXT_HEADERS });
+  if (typeof value === "string") return plainTextResponse(value);
   if (value === undefined || value === null) return new globalThis.Response(null, { status: 204 });
   if (typeof value !== "object") return jsonResponse(value, 200);
   if (value instanceof globalThis.Response) return value;
@@ -84,7 +78,7 @@ export function toWebResponse(
  * response is `Response.toWeb()`, when the after-middlewares are done.
  */
 export function toWebfwResponse(value: unknown, request: globalThis.Request): Response | Promise<Response> {
-  if (typeof value === "string") return new Response(200, new globalThis.Headers(TEXT_HEADERS), value);
+  if (typeof value === "string") return new Response(200, { "content-type": TEXT_PLAIN }, value);
   if (value === undefined || value === null) return new Response(204);
   if (typeof value !== "object") return jsonWebfw(value, 200);
   if (value instanceof Response) return value;
@@ -112,7 +106,7 @@ export function toWebfwResponse(value: unknown, request: globalThis.Request): Re
 }
 
 function jsonWebfw(value: unknown, status: number): Response {
-  return new Response(status, new globalThis.Headers(JSON_HEADERS), JSON.stringify(value));
+  return new Response(status, { "content-type": JSON_UTF8 }, JSON.stringify(value));
 }
 
 function streamWebfw(stream: ReadableStream<Uint8Array>): Response {
@@ -147,8 +141,9 @@ function withWebfwStatus(
   return response;
 }
 
+/** `Response.json` sets its type natively, without a Headers object (src/http/media-type.ts). */
 function jsonResponse(value: unknown, status: number): WebResponse {
-  return new globalThis.Response(JSON.stringify(value), { status, headers: JSON_HEADERS });
+  return status === 200 ? globalThis.Response.json(value) : globalThis.Response.json(value, { status });
 }
 
 /** `[body, status]`: exactly two items, the second an integer status code. */
@@ -169,7 +164,9 @@ function withStatus(
 ): WebResponse | Promise<WebResponse> {
   if (response instanceof Promise) return response.then((r) => withStatus(r, status) as WebResponse);
   const noBody = status === 204 || status === 304 || status < 200;
-  return new globalThis.Response(noBody ? null : response.body, { status, headers: response.headers });
+  // A copy: its headers must carry a text answer's implied type (src/response/plain-text.ts).
+  const typed = withVisibleContentType(response);
+  return new globalThis.Response(noBody ? null : typed.body, { status, headers: typed.headers });
 }
 
 interface DictionaryResponse {
@@ -201,7 +198,7 @@ function dictionaryWebfw(dict: DictionaryResponse): Response {
   const response = new Response(dict.statusCode, dict.headers ?? {}, dict.description);
   if (!response.headers.has("content-type")) {
     const type = dict.type ? DICT_TYPES[dict.type.toLowerCase()] : undefined;
-    response.headers.set("content-type", type ?? TEXT);
+    response.headers.set("content-type", type ?? TEXT_PLAIN);
   }
   if (dict.type?.toLowerCase() === "json" && typeof dict.description !== "string") {
     response.description = new TextDecoder().decode(dict.description);

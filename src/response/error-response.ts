@@ -1,4 +1,5 @@
 import { ArgError } from "../args/t.ts";
+import { JSON_UTF8, TEXT_PLAIN } from "../http/media-type.ts";
 import { PROBLEM_CONTENT_TYPE } from "../problem/details.ts";
 import { type ProblemSource, problemOf } from "../problem/from-error.ts";
 import { HttpError, ValidationError } from "./errors.ts";
@@ -14,7 +15,7 @@ export function textResponse(
 ): WebResponse {
   return new globalThis.Response(status === 204 || status === 304 ? null : message, {
     status,
-    headers: { ...headers, "content-type": "text/plain; charset=utf-8" },
+    headers: { ...headers, "content-type": TEXT_PLAIN },
   });
 }
 
@@ -57,7 +58,7 @@ export function defaultErrorAnswer(
   }
   if (error instanceof ValidationError) {
     const body = JSON.stringify({ detail: error.message, issues: error.issues });
-    return new Response(422, { "content-type": "application/json" }, body);
+    return new Response(422, { "content-type": JSON_UTF8 }, body);
   }
   if (error instanceof HttpError) return textAnswer(error.status, error.message, error.headers);
   if (error instanceof ArgError) return textAnswer(400, error.message);
@@ -76,9 +77,5 @@ export function defaultErrorResponse(
 
 function textAnswer(status: number, message: string, headers: Record<string, string> = {}): Response {
   const noBody = status === 204 || status === 304;
-  return new Response(
-    status,
-    { ...headers, "content-type": "text/plain; charset=utf-8" },
-    noBody ? "" : message,
-  );
+  return new Response(status, { ...headers, "content-type": TEXT_PLAIN }, noBody ? "" : message);
 }

@@ -10,6 +10,8 @@
  * Bun's request: two WeakMap operations cost ~200 ns, an object a few.
  */
 
+import { plainTextResponse } from "./plain-text.ts";
+
 type WebResponse = globalThis.Response;
 
 export interface Offer {
@@ -38,12 +40,13 @@ export function tookOffer(offer: Offer, response: WebResponse): boolean {
  * A text response carrying the offered headers, or `null` when there is no offer to take (the
  * caller then builds the plain response). Later offers than this one are set afterwards.
  */
-export function textWithOffer(offer: Offer | undefined, text: string, base: Headers): WebResponse | null {
+export function textWithOffer(offer: Offer | undefined, text: string): WebResponse | null {
   if (offer === undefined || offer.into !== null) return null;
-  const headers = new globalThis.Headers(base);
+  const headers = new globalThis.Headers();
   const pairs = offer.pairs;
   for (let i = pairs.length - 2; i >= 0; i -= 2) headers.set(pairs[i] as string, pairs[i + 1] as string);
-  const response = new globalThis.Response(text, { headers });
+  // No Content-Type: Bun adds text/plain;charset=utf-8 for a string body (src/response/plain-text.ts).
+  const response = plainTextResponse(text, { headers });
   offer.into = response;
   return response;
 }

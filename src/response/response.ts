@@ -1,5 +1,7 @@
 import { type CookieOptions, serializeCookie } from "../http/cookies.ts";
 import { Headers } from "../http/headers.ts";
+import { BINARY, TEXT_PLAIN } from "../http/media-type.ts";
+import { contentTypeOf } from "./plain-text.ts";
 
 const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
 
@@ -85,18 +87,15 @@ export class Response {
         noBody || this.stream !== null || hasContentType(init)
           ? null
           : typeof this.description === "string"
-            ? "text/plain; charset=utf-8"
-            : "application/octet-stream";
+            ? TEXT_PLAIN
+            : BINARY;
       const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
       const headers = type === null ? init : { ...init, "content-type": type };
       return new globalThis.Response(body, { status: this.statusCode, headers });
     }
     const headers = this.headers.raw;
     if (!headers.has("content-type") && !noBody && this.stream === null) {
-      headers.set(
-        "content-type",
-        typeof this.description === "string" ? "text/plain; charset=utf-8" : "application/octet-stream",
-      );
+      headers.set("content-type", typeof this.description === "string" ? TEXT_PLAIN : BINARY);
     }
     const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
     return new globalThis.Response(body, { status: this.statusCode, headers });
@@ -117,7 +116,7 @@ export class Response {
   static async fromWeb(web: globalThis.Response): Promise<Response> {
     const response = new Response(web.status, new Headers(new globalThis.Headers(web.headers)));
     if (web.body === null) return response;
-    const type = web.headers.get("content-type") ?? "";
+    const type = contentTypeOf(web) ?? "";
     if (TEXTUAL.test(type)) response.description = await web.text();
     else if (web.headers.has("content-length") && !(web.body instanceof ReadableStream)) {
       response.description = new Uint8Array(await web.arrayBuffer());

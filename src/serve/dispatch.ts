@@ -12,6 +12,7 @@ import { afterResponse } from "../background/after-response.ts";
 import type { FormLimits } from "../body/forms.ts";
 import { isFormContentType } from "../body/forms.ts";
 import { type BodyLimits, readBody } from "../body/read-body.ts";
+import { isJsonMediaType, mediaType } from "../http/media-type.ts";
 import { type PendingCheck, Request } from "../http/request.ts";
 import { matchPath } from "../http/request-target.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
@@ -26,6 +27,7 @@ import {
 } from "../response/error-response.ts";
 import { HttpError, ValidationError } from "../response/errors.ts";
 import { newOffer, type Offer, offerHeader } from "../response/offered-headers.ts";
+import { withVisibleContentType } from "../response/plain-text.ts";
 import { Response } from "../response/response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
@@ -188,13 +190,19 @@ export function compileRoute(
     return plan.invoke === undefined ? markHostBlind(dispatch) : dispatch;
   }
 
-  return async (raw, server, params) => {
+  const dispatch: Dispatcher = async (raw, server, params, context) => {
     let request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
+    const pending = context?.pending;
+    if (pending !== undefined) {
+      request.pendingHost = pending.host;
+      request.pendingTarget = pending.target;
+    }
     try {
       if (config.requestHeaders.length > 0) applyHeaderRules(request.headers.raw, config.requestHeaders);
       if (readsBody) {
         // Inline rather than a helper: one async frame (and its promise) less per request with a body.
-        request.bodyBytes = await readBody(raw, config.maxBodySize, config.bodyLimits);
+        const body = readBody(raw, config.maxBodySize, config.bodyLimits);
+        request.bodyBytes = body instanceof Uint8Array ? body : await body;
         request.formLimits = config.formLimits;
       } else if (plan.rawBody === true) request.formLimits = config.formLimits;
       for (const middleware of plan.before) {
@@ -233,6 +241,17 @@ export function compileRoute(
       return fail(error, request);
     }
   };
+  // Only the body is read before the handler, and reading it looks at neither the Host nor the
+  // target (just the body's own framing): such a route is host-blind as a bare one is.
+  const bodyOnly =
+    plan.before.length === 0 &&
+    plan.after.length === 0 &&
+    plan.auth === null &&
+    plan.args === null &&
+    plan.body === null &&
+    config.requestHeaders.length === 0 &&
+    plan.rawBody !== true;
+  return bodyOnly && plan.invoke === undefined ? markHostBlind(dispatch) : dispatch;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -278,7 +297,7 @@ async function validateBody(request: Request, schema: BodySchema<unknown>): Prom
   // A body schema reads JSON (or a form, field by field). Any other declared type is refused before
   // parsing (415), so a client learns it sent the wrong thing instead of a 422 about missing fields;
   // a request with no Content-Type at all is read as JSON (raw clients, `curl --data-binary`).
-  if (!form && contentType !== null && !isJsonContentType(contentType)) {
+  if (!form && contentType !== null && !isJsonMediaType(mediaType(contentType))) {
     throw new HttpError(415, "Unsupported Media Type: send application/json (or a form)", {
       "accept-post": "application/json, application/x-www-form-urlencoded, multipart/form-data",
     });
@@ -420,15 +439,9 @@ export function withHeaderRules(response: WebResponse, rules: readonly HeaderRul
 function withMissingHeaders(response: WebResponse, headers: Record<string, string>): WebResponse {
   const missing = Object.entries(headers).filter(([name]) => !response.headers.has(name));
   if (missing.length === 0) return response;
-  const copy = new globalThis.Response(response.body, response);
+  const copy = new globalThis.Response(response.body, withVisibleContentType(response));
   for (const [name, value] of missing) copy.headers.set(name, value);
   return copy;
-}
-
-/** `application/json` and the `+json` types (`application/problem+json`, `application/ld+json`, …). */
-function isJsonContentType(contentType: string): boolean {
-  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
-  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
 /** The plan of a framework-made route: only the app-global middlewares around a handler. */

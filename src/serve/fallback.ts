@@ -3,11 +3,13 @@
  * not answer. The request-target check, the engine's match, strict param decoding, HEAD/OPTIONS/405,
  * static fallbacks and the 404 — each framework answer through the app-global middlewares.
  */
+
 import type { Server } from "bun";
 import { matchPath, requestProblem } from "../http/request-target.ts";
 import { createMatcher } from "../match/index.ts";
 import type { PathMatcher, RouterEngine } from "../match/types.ts";
 import { BadRequestError } from "../response/errors.ts";
+import { withVisibleContentType } from "../response/plain-text.ts";
 import type { Dispatcher, Params } from "./dispatch.ts";
 import type { AnswerScope, ErrorDispatchers } from "./error-dispatchers.ts";
 
@@ -115,5 +117,6 @@ export function decodeParams(raw: Record<string, string>): Params {
 
 function withoutBody(response: WebResponse | Promise<WebResponse>): WebResponse | Promise<WebResponse> {
   if (response instanceof Promise) return response.then((r) => withoutBody(r) as WebResponse);
-  return new globalThis.Response(null, response);
+  // The copy keeps the headers only: a text answer's implied type must be among them (src/response/plain-text.ts).
+  return new globalThis.Response(null, withVisibleContentType(response));
 }

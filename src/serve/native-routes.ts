@@ -13,6 +13,7 @@ import {
   urlTargetProblem,
 } from "../http/request-target.ts";
 import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
+import { withVisibleContentType } from "../response/plain-text.ts";
 import { patternParams } from "../router/route.ts";
 import type { DispatchContext, Dispatcher, Params } from "./dispatch.ts";
 import { decodeParams, type RouteTable } from "./fallback.ts";
@@ -47,6 +48,8 @@ export function nativeRoutes(
       const fixed = statics.get(`${method} ${pattern}`);
       entry[method] = fixed ?? nativeHandler(dispatcher, pattern, readParams, slowPath);
     }
+    const get = entry.GET;
+    if (typeof get === "function" && !methods.has("HEAD")) entry.HEAD = headOf(get);
     routes[key] = entry;
   }
   return routes;
@@ -76,6 +79,19 @@ export function constRoutes(
     // A pattern Bun's table cannot take: the engine serves the const route too (from JavaScript).
     return {};
   }
+}
+
+/**
+ * HEAD of a GET route. Bun would answer it from the GET handler by itself, but it writes the type
+ * it implies for a string body (src/response/plain-text.ts) only with a body: the headers get it.
+ */
+function headOf(get: BunHandler): BunHandler {
+  return (req, server) => {
+    const response = get(req, server);
+    return response instanceof Promise
+      ? response.then(withVisibleContentType)
+      : withVisibleContentType(response);
+  };
 }
 
 /** The route's params, or `null` when the request must be re-routed by its resolved path. */

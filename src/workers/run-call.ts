@@ -24,6 +24,7 @@ import { scopeOf, walkTree } from "../plan/tree.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebResponse } from "../response/convert.ts";
 import { HttpError } from "../response/errors.ts";
+import { withVisibleContentType } from "../response/plain-text.ts";
 import { Session } from "../sessions/session.ts";
 import { peekBody } from "../stream/peek-body.ts";
 import {
@@ -109,7 +110,8 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
   if (call.state) Object.assign(request.state, call.state);
   const state = () => (call.state || Object.keys(request.state).length > 0 ? { ...request.state } : null);
   try {
-    const invoke = async () => toWebResponse(await route.handler(request), raw);
+    // Headers cross as a list: a text answer's implied type must be in it (src/response/plain-text.ts).
+    const invoke = async () => withVisibleContentType(await toWebResponse(await route.handler(request), raw));
     // With tracing on, the handler runs in a child span of the main thread's server span;
     // the module (and `@opentelemetry/api`) is loaded only by calls that carry a trace context.
     const response = call.trace

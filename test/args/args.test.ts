@@ -69,7 +69,7 @@ for (const [kind, makeClient] of CLIENTS) {
     test("a missing required argument is a 400 naming it", async () => {
       const response = await client.fetch("/need");
       expect(response.status).toBe(400);
-      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(response.headers.get("content-type")).toBe("text/plain;charset=utf-8");
       expect(await response.text()).toBe("missing required argument 'n'");
     });
 

@@ -91,7 +91,7 @@ beforeAll(async () => {
             streamClosed = true;
           }
         })() as unknown as BodyInit,
-        { headers: { "content-type": "text/plain; charset=utf-8" } },
+        { headers: { "content-type": "text/plain;charset=utf-8" } },
       ),
   );
   app.get(

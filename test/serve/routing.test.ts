@@ -95,7 +95,7 @@ for (const engine of ["bun", "js", "ffi"] as const) {
       test("unknown path is 404 Not Found, text/plain", async () => {
         const response = await client.fetch("/nope/nothing");
         expect(response.status).toBe(404);
-        expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+        expect(response.headers.get("content-type")).toBe("text/plain;charset=utf-8");
         expect(await response.text()).toBe("Not Found");
       });
 
@@ -109,7 +109,7 @@ for (const engine of ["bun", "js", "ffi"] as const) {
       test("HEAD on a GET route: headers, no body", async () => {
         const response = await client.fetch("/users/9", { method: "HEAD" });
         expect(response.status).toBe(200);
-        expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+        expect(response.headers.get("content-type")).toBe("text/plain;charset=utf-8");
         expect(await response.text()).toBe("");
       });
 

@@ -48,7 +48,7 @@ function gatedResponse(first: string, rest: string, type: string): Response {
   return new Response(body, { headers: { "content-type": type } });
 }
 app.get("/web-ndjson", () => gatedResponse('{"n":1}\n', '{"n":2}\n', "application/x-ndjson"));
-app.get("/web-text", () => gatedResponse("first\n", "second\n", "text/plain; charset=utf-8"));
+app.get("/web-text", () => gatedResponse("first\n", "second\n", "text/plain;charset=utf-8"));
 app.get("/buffered", () => "whole body");
 app.afterRequest("/buffered", (response) => {
   response.description = `${response.description as string}, seen by middleware`;

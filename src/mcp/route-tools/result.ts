@@ -6,6 +6,8 @@
  * the route's message, which the model reads to correct its call.
  */
 import { STATUS_CODES } from "node:http";
+import { isJsonMediaType, mediaType } from "../../http/media-type.ts";
+import { contentTypeOf } from "../../response/plain-text.ts";
 
 export type ToolContent =
   | { type: "text"; text: string }
@@ -21,14 +23,6 @@ export interface ToolResult {
 
 export function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
-}
-
-function mediaType(response: globalThis.Response): string {
-  return ((response.headers.get("content-type") ?? "").split(";")[0] ?? "").trim().toLowerCase();
-}
-
-function isJson(type: string): boolean {
-  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 }
 
 /** Bodies read as text: `text/*`, XML, JavaScript, forms; everything else is bytes. */
@@ -78,7 +72,7 @@ export async function toToolResult(
   response: globalThis.Response,
   options: ResultOptions,
 ): Promise<ToolResult> {
-  const type = mediaType(response);
+  const type = mediaType(contentTypeOf(response));
   const status = response.status;
   const reason = STATUS_CODES[status] ?? "";
   if (type === "text/event-stream") {
@@ -98,7 +92,7 @@ export async function toToolResult(
     return errorResult(message === "" ? `${status} ${reason}` : `${status} ${reason}: ${message}`);
   }
   if (bytes.byteLength === 0) return { content: [] };
-  if (isJson(type)) {
+  if (isJsonMediaType(type)) {
     let value: unknown;
     try {
       value = JSON.parse(text());

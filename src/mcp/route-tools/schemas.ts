@@ -9,6 +9,7 @@
 import type { JsonSchema } from "../../args/json-schema.ts";
 import { type Direction, isStandardSchema, standardJsonSchema } from "../../args/standard-schema.ts";
 import { ArgSpec } from "../../args/t.ts";
+import { isJsonMediaType, mediaType } from "../../http/media-type.ts";
 import type { SchemaSource } from "../../openapi/types.ts";
 import { patternParams, type RouteRecord } from "../../router/route.ts";
 
@@ -145,9 +146,7 @@ export function inputPlan(route: RouteRecord): InputPlan {
 const SUCCESS = /^2(\d\d|XX)$/;
 
 function isJsonMedia(contentType: string | undefined): boolean {
-  if (contentType === undefined) return true;
-  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
-  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+  return contentType === undefined || isJsonMediaType(mediaType(contentType));
 }
 
 /** The documented JSON schema of the route's first 2xx response, and whether it is wrapped as `{ result }`. */
