@@ -142,12 +142,12 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     ...observability.routes(takenGetPaths(tree.routes)).map((route) => ({ route, chain: root })),
   ];
   const { globalBefore, globalAfter } = tree;
-  // The timer and the access log show nothing the Host; ids, spans and compression read the headers.
-  // (Request ids read the headers only to trust the client's id.)
+  // The timer, the access log and server spans never change an answer by the Host: they pass the
+  // pending check on (a span reads the headers for its parent and attributes only when an SDK
+  // records, and then the handler's first look still refuses a bad Host). Ids that trust the client
+  // and compression read the headers to choose the answer: the whole check runs first.
   const hostBlindLayers =
-    (app.config.requestId === null || !app.config.requestId.trustIncoming) &&
-    observability.traceIds === null &&
-    app.config.compression === null;
+    (app.config.requestId === null || !app.config.requestId.trustIncoming) && app.config.compression === null;
 
   const table: RouteTable = new Map();
   const statics = new Map<string, WebResponse>();

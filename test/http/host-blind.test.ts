@@ -69,7 +69,7 @@ const HOSTS = [
 ];
 
 function makeApp(
-  options: { metrics?: boolean; requestId?: boolean | { trustIncoming: boolean } } = {},
+  options: { metrics?: boolean; tracing?: boolean; requestId?: boolean | { trustIncoming: boolean } } = {},
   limit = false,
 ): Webfw {
   const app = new Webfw(import.meta.path, { openapi: false, ...options });
@@ -108,6 +108,7 @@ let observed: ServerHandle;
 let withIds: ServerHandle;
 let limited: ServerHandle;
 let freshIds: ServerHandle;
+let traced: ServerHandle;
 const accessLines: string[] = [];
 
 beforeAll(async () => {
@@ -121,10 +122,13 @@ beforeAll(async () => {
   limited = await startQuiet(makeApp({}, true));
   // Ids that never trust the client's header read nothing of the request: still host-blind.
   freshIds = await startQuiet(makeApp({ requestId: { trustIncoming: false } }));
+  // Server spans (no SDK here: the API alone) pass the pending check on as well.
+  traced = await startQuiet(makeApp({ tracing: true }));
 });
 
 afterAll(async () => {
-  for (const handle of [blind, guarded, observed, withIds, limited, freshIds]) await handle.stop(true);
+  for (const handle of [blind, guarded, observed, withIds, limited, freshIds, traced])
+    await handle.stop(true);
   logger.setSink(stderrSink);
 });
 
@@ -133,7 +137,7 @@ describe("every single Host line: the answer a handler gives agrees with the who
     test(JSON.stringify(host), async () => {
       const expected = hostProblem(host) === null ? 200 : 400;
       const looks = ["/fixed-url", "/headers", "/p-url/7"];
-      for (const server of [blind, observed, limited, freshIds]) {
+      for (const server of [blind, observed, limited, freshIds, traced]) {
         for (const target of looks) {
           const reply = await rawExchange(server.port, get(target, host));
           expect({ host, target, status: reply.status }).toEqual({ host, target, status: expected });
@@ -168,7 +172,7 @@ describe("every single Host line: the answer a handler gives agrees with the who
 
 describe("what the URL cannot show: two Host lines", () => {
   test("refused the moment a handler looks at the URL or the headers", async () => {
-    for (const server of [blind, observed, limited, freshIds]) {
+    for (const server of [blind, observed, limited, freshIds, traced]) {
       for (const target of ["/fixed-url", "/headers", "/p-url/7"]) {
         const reply = await rawExchange(server.port, twoHosts(target));
         expect({ target, status: reply.status, body: reply.body }).toEqual({
@@ -233,7 +237,7 @@ describe("a route that reads only its body before the handler", () => {
   test("every Host line: refused when the handler looks, served with its body when it does not", async () => {
     for (const host of HOSTS) {
       const expected = hostProblem(host) === null ? 200 : 400;
-      for (const server of [blind, observed]) {
+      for (const server of [blind, observed, traced]) {
         const looks = await rawExchange(server.port, post("/echo-url", `Host: ${host}\r\n`));
         expect({ host, status: looks.status }).toEqual({ host, status: expected });
         const blindEcho = await rawExchange(server.port, post("/echo", `Host: ${host}\r\n`));
