@@ -1,7 +1,7 @@
 import { type CookieOptions, serializeCookie } from "../http/cookies.ts";
 import { Headers } from "../http/headers.ts";
 import { BINARY, TEXT_PLAIN } from "../http/media-type.ts";
-import { contentTypeOf } from "./plain-text.ts";
+import { contentTypeOf, plainTextResponse } from "./plain-text.ts";
 
 const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
 
@@ -90,6 +90,9 @@ export class Response {
             ? TEXT_PLAIN
             : BINARY;
       const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
+      // A string body's type is Bun's default: implied and marked rather than added (plain-text.ts).
+      if (type === TEXT_PLAIN)
+        return plainTextResponse(body as string, { status: this.statusCode, headers: init });
       const headers = type === null ? init : { ...init, "content-type": type };
       return new globalThis.Response(body, { status: this.statusCode, headers });
     }

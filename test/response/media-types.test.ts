@@ -40,6 +40,13 @@ describe("over HTTP", () => {
       expect(await answer(handle, "/pair")).toEqual({ status: 201, type: TEXT, body: "created" });
       expect(await answer(handle, "/json-pair")).toEqual({ status: 202, type: JSON_TYPE, body: '{"b":2}' });
       expect(await answer(handle, "/const")).toEqual({ status: 200, type: TEXT, body: "constant" });
+      const webfw = await fetch(`http://127.0.0.1:${handle.port}/webfw`);
+      expect([webfw.status, webfw.headers.get("content-type"), webfw.headers.get("x-a")]).toEqual([
+        203,
+        TEXT,
+        "1",
+      ]);
+      expect(await webfw.text()).toBe("from webfw");
       const challenge = await fetch(`http://127.0.0.1:${handle.port}/challenge`);
       expect(challenge.status).toBe(401);
       expect(challenge.headers.get("www-authenticate")).toBe('Bearer realm="x"');
@@ -49,7 +56,7 @@ describe("over HTTP", () => {
   });
 
   test("HEAD of a text route has the type and the length, no body", async () => {
-    for (const path of ["/text", "/pair", "/const"]) {
+    for (const path of ["/text", "/pair", "/const", "/webfw"]) {
       const response = await fetch(`http://127.0.0.1:${plain.port}${path}`, { method: "HEAD" });
       expect({ path, type: response.headers.get("content-type") }).toEqual({ path, type: TEXT });
       expect(await response.text()).toBe("");
@@ -99,6 +106,7 @@ describe("in-process", () => {
       ["/text", TEXT],
       ["/pair", TEXT],
       ["/json", JSON_TYPE],
+      ["/webfw", TEXT],
     ] as const) {
       const response = await app.request(path);
       expect({ path, type: response.headers.get("content-type") }).toEqual({ path, type });
