@@ -142,12 +142,6 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     ...observability.routes(takenGetPaths(tree.routes)).map((route) => ({ route, chain: root })),
   ];
   const { globalBefore, globalAfter } = tree;
-  // The timer, the access log and server spans never change an answer by the Host: they pass the
-  // pending check on (a span reads the headers for its parent and attributes only when an SDK
-  // records, and then the handler's first look still refuses a bad Host). Ids that trust the client
-  // and compression read the headers to choose the answer: the whole check runs first.
-  const hostBlindLayers =
-    (app.config.requestId === null || !app.config.requestId.trustIncoming) && app.config.compression === null;
 
   const table: RouteTable = new Map();
   const statics = new Map<string, WebResponse>();
@@ -190,8 +184,11 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     const compiled = compileRoute(plan, config, perRequest);
     const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`);
     const dispatcher = wrap(limited, { method: route.method, pattern: route.path });
-    // A limit keyed by the socket address stays host-blind; one that reads the request does not.
-    if (hostBlindLayers && isHostBlind(limited)) markHostBlind(dispatcher);
+    // The layers `wrap` adds never change an answer by the Host or the target (the timer, the access
+    // log, request ids, spans, compression: they read other headers, or only record), so they pass
+    // the pending check on to the handler's first look. A limit keyed by the socket address keeps a
+    // route host-blind; one whose key function reads the request does not (rate-limit/layer.ts).
+    if (isHostBlind(limited)) markHostBlind(dispatcher);
     methods.set(route.method, dispatcher);
   }
 
