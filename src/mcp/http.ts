@@ -9,6 +9,7 @@
 
 import { mediaType } from "../http/media-type.ts";
 import type { Request } from "../http/request.ts";
+import { readAtMost } from "../stream/read-at-most.ts";
 import type { GateConfig } from "./auth/gate.ts";
 import type { EngineInput, McpEngine } from "./engine-types.ts";
 import { authenticateMcp, authorizeCalls } from "./http-auth.ts";
@@ -64,25 +65,13 @@ async function readBody(
   if (preRead !== undefined) return preRead.byteLength > limit ? tooLarge() : { bytes: preRead };
   const declared = raw.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) return tooLarge();
-  if (raw.body === null) return { bytes: new Uint8Array(0) };
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  let bytes: Uint8Array | null;
   try {
-    const reader = raw.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => undefined);
-        return tooLarge();
-      }
-      chunks.push(value);
-    }
+    bytes = await readAtMost(raw.body, limit);
   } catch {
     return { response: refuse(400, INVALID_REQUEST, "the request body could not be read") };
   }
-  return { bytes: Buffer.concat(chunks, total) };
+  return bytes === null ? tooLarge() : { bytes };
 }
 
 type Parsed = { value: unknown } | { response: globalThis.Response };

@@ -134,17 +134,17 @@ export function compileRoute(
   const responseRules = headersExcluded ? [] : config.responseHeaders;
   const checkExcludedPath =
     !headersExcluded && config.excludedHeaderPaths.size > 0 && plan.pathParamNames.length > 0;
-  const bare =
+  // Nothing of the request is looked at before the handler, nor anything done after it but the
+  // conversion. Streamed bodies (`request.parts()`) need the app's form limits set below.
+  const nothingAround =
     plan.before.length === 0 &&
     plan.after.length === 0 &&
     plan.auth === null &&
     plan.args === null &&
     plan.body === null &&
     config.requestHeaders.length === 0 &&
-    responseRules.length === 0 &&
-    !readsBody &&
-    // Streamed bodies (`request.parts()`) need the app's form limits set below.
     plan.rawBody !== true;
+  const bare = nothingAround && responseRules.length === 0 && !readsBody;
 
   const finish = (response: WebResponse, raw: globalThis.Request): WebResponse => {
     if (responseRules.length === 0) return response;
@@ -241,17 +241,9 @@ export function compileRoute(
       return fail(error, request);
     }
   };
-  // Only the body is read before the handler, and reading it looks at neither the Host nor the
+  // At most the body is read before the handler, and reading it looks at neither the Host nor the
   // target (just the body's own framing): such a route is host-blind as a bare one is.
-  const bodyOnly =
-    plan.before.length === 0 &&
-    plan.after.length === 0 &&
-    plan.auth === null &&
-    plan.args === null &&
-    plan.body === null &&
-    config.requestHeaders.length === 0 &&
-    plan.rawBody !== true;
-  return bodyOnly && plan.invoke === undefined ? markHostBlind(dispatch) : dispatch;
+  return nothingAround && plan.invoke === undefined ? markHostBlind(dispatch) : dispatch;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -8,6 +8,7 @@
 import { STATUS_CODES } from "node:http";
 import { isJsonMediaType, mediaType } from "../../http/media-type.ts";
 import { contentTypeOf } from "../../response/plain-text.ts";
+import { readAtMost } from "../../stream/read-at-most.ts";
 
 export type ToolContent =
   | { type: "text"; text: string }
@@ -40,25 +41,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Reads at most `limit` bytes; `null` when the body is larger (the rest is not read, the stream is cancelled). */
-async function readLimited(response: globalThis.Response, limit: number): Promise<Uint8Array | null> {
-  if (response.body === null) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total);
-}
-
 export interface ResultOptions {
   /** Largest body turned into a result. */
   maxBytes: number;
@@ -82,7 +64,7 @@ export async function toToolResult(
       `${status} ${reason}: the route answers with an event stream, which a tool call cannot return`,
     );
   }
-  const bytes = await readLimited(response, options.maxBytes);
+  const bytes = await readAtMost(response.body, options.maxBytes);
   if (bytes === null) return errorResult(`the route's response is larger than ${options.maxBytes} bytes`);
   const text = (): string => new TextDecoder().decode(bytes);
 
