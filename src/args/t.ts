@@ -309,16 +309,19 @@ class OptionalSpec<T> extends ArgSpec<T | undefined> {
   }
 }
 
+/** A query argument given as JSON text (`t.dict()`, `t.object()`), parsed as client data. */
+function jsonArgument(raw: string, name: string): unknown {
+  try {
+    return parseClientJson(raw);
+  } catch {
+    throw new ArgError(name, `argument '${name}' must be a JSON object`);
+  }
+}
+
 class DictSpec extends ArgSpec<Record<string, unknown>> {
   readonly kind = "dict";
   fromString(raw: string, name: string): Record<string, unknown> {
-    let value: unknown;
-    try {
-      value = parseClientJson(raw);
-    } catch {
-      throw new ArgError(name, `argument '${name}' must be a JSON object`);
-    }
-    return this.convertJson(value, name);
+    return this.convertJson(jsonArgument(raw, name), name);
   }
   protected convertJson(value: unknown, name: string): Record<string, unknown> {
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -351,13 +354,7 @@ export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
     super();
   }
   fromString(raw: string, name: string): InferArgs<S> {
-    let value: unknown;
-    try {
-      value = parseClientJson(raw);
-    } catch {
-      throw new ArgError(name, `argument '${name}' must be a JSON object`);
-    }
-    return this.convertJson(value, name);
+    return this.convertJson(jsonArgument(raw, name), name);
   }
   protected convertJson(value: unknown, name: string): InferArgs<S> {
     if (value === null || typeof value !== "object" || Array.isArray(value)) {

@@ -6,7 +6,6 @@
  */
 
 import pkg from "../../package.json" with { type: "json" };
-import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgShape, InferArgs } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import { Request } from "../http/request.ts";
@@ -20,23 +19,20 @@ import type { McpEngine } from "./engine-types.ts";
 import type { HttpConfig, SessionRelay } from "./http.ts";
 import { isLoopbackHost, normaliseOrigin } from "./origin-guard.ts";
 import type { ProcessRelay } from "./process-relay.ts";
-import { Registry, type StoredFn } from "./registry.ts";
+import {
+  type PromptOptions,
+  Registry,
+  type ResourceOptions,
+  type StoredFn,
+  type ToolOptions,
+} from "./registry.ts";
 import type { RouteFilter } from "./route-tools/options.ts";
 import { McpExtras } from "./route-tools/settings.ts";
-import type {
-  Awaitable,
-  CompleteFn,
-  McpContext,
-  McpIcon,
-  PromptArgument,
-  PromptMessageInput,
-  ResourceAnnotations,
-  ToolAnnotations,
-  ToolReturn,
-} from "./types.ts";
-import type { TemplateNames, TemplateParams } from "./uri-template.ts";
+import type { Awaitable, CompleteFn, McpContext, PromptMessageInput, ToolReturn } from "./types.ts";
+import type { TemplateParams } from "./uri-template.ts";
 
 export type { McpAuthOptions } from "./auth/options.ts";
+export type { PromptOptions, ResourceOptions, ToolOptions } from "./registry.ts";
 export type {
   RouteFilter,
   RouteInfo,
@@ -49,48 +45,6 @@ export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./versions
 
 /** The values a tool or prompt function receives: typed by `args` when given, else the raw JSON object. */
 export type McpArgs<S extends ArgShape> = InferArgs<S>;
-
-export interface ToolOptions<S extends ArgShape> {
-  name?: string;
-  /** Human-readable name for clients' UIs (the `name` stays the identifier). */
-  title?: string;
-  description?: string;
-  /** Explicit JSON Schema (an object schema); wins over the one generated from `args`. */
-  inputSchema?: JsonSchema;
-  /** JSON Schema of the tool's structured result: a returned plain object becomes `structuredContent`. */
-  outputSchema?: JsonSchema;
-  annotations?: ToolAnnotations;
-  icons?: McpIcon[];
-  _meta?: Record<string, unknown>;
-  /** Typed arguments (`t`): convert and validate the call's arguments and generate `inputSchema`. */
-  args?: S;
-}
-
-export interface ResourceOptions<U extends string = string> {
-  name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: ResourceAnnotations;
-  icons?: McpIcon[];
-  /** Size in bytes, when known (clients show it). */
-  size?: number;
-  /** Completion of placeholder values (`completion/complete`), by placeholder name. */
-  complete?: Partial<Record<TemplateNames<U>, CompleteFn>>;
-}
-
-export interface PromptOptions<S extends ArgShape> {
-  name?: string;
-  title?: string;
-  description?: string;
-  icons?: McpIcon[];
-  /** Explicit argument list; wins over the one generated from `args`. */
-  arguments?: PromptArgument[];
-  /** Typed arguments (`t`): convert the (string) prompt arguments and generate `arguments`. */
-  args?: S;
-  /** Completion of argument values (`completion/complete`), by argument name. */
-  complete?: Partial<Record<keyof S & string, CompleteFn>> | Record<string, CompleteFn>;
-}
 
 export interface McpConfig {
   /**

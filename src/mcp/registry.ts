@@ -17,7 +17,7 @@ import type {
   ResourceAnnotations,
   ToolAnnotations,
 } from "./types.ts";
-import { UriTemplate } from "./uri-template.ts";
+import { type TemplateNames, UriTemplate } from "./uri-template.ts";
 
 /** A context-taking function as stored: the facade's typed signatures are erased here. */
 export type StoredFn<I> = (input: I, ctx: never) => Awaitable<unknown>;
@@ -45,7 +45,7 @@ export interface ResourceEntry {
   size: number | undefined;
   template: UriTemplate;
   /** Completion of a placeholder's value (`completion/complete` with a `ref/resource`). */
-  complete: Record<string, CompleteFn> | undefined;
+  complete: Partial<Record<string, CompleteFn>> | undefined;
   fn: StoredFn<Record<string, string>>;
 }
 
@@ -57,7 +57,7 @@ export interface PromptEntry {
   arguments: PromptArgument[];
   args: ArgShape | undefined;
   /** Completion of an argument's value (`completion/complete` with a `ref/prompt`). */
-  complete: Record<string, CompleteFn> | undefined;
+  complete: Partial<Record<string, CompleteFn>> | undefined;
   fn: StoredFn<Record<string, unknown>>;
 }
 
@@ -92,37 +92,46 @@ function checkObjectSchema(schema: JsonSchema | undefined, what: string): void {
   }
 }
 
-export interface ToolInput {
+export interface ToolOptions<S extends ArgShape> {
   name?: string;
+  /** Human-readable name for clients' UIs (the `name` stays the identifier). */
   title?: string;
   description?: string;
+  /** Explicit JSON Schema (an object schema); wins over the one generated from `args`. */
   inputSchema?: JsonSchema;
+  /** JSON Schema of the tool's structured result: a returned plain object becomes `structuredContent`. */
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
   icons?: McpIcon[];
   _meta?: Record<string, unknown>;
-  args?: ArgShape;
+  /** Typed arguments (`t`): convert and validate the call's arguments and generate `inputSchema`. */
+  args?: S;
 }
 
-export interface ResourceInput {
+export interface ResourceOptions<U extends string = string> {
   name?: string;
   title?: string;
   description?: string;
   mimeType?: string;
   annotations?: ResourceAnnotations;
   icons?: McpIcon[];
+  /** Size in bytes, when known (clients show it). */
   size?: number;
-  complete?: Record<string, CompleteFn>;
+  /** Completion of placeholder values (`completion/complete`), by placeholder name. */
+  complete?: Partial<Record<TemplateNames<U>, CompleteFn>>;
 }
 
-export interface PromptInput {
+export interface PromptOptions<S extends ArgShape> {
   name?: string;
   title?: string;
   description?: string;
   icons?: McpIcon[];
+  /** Explicit argument list; wins over the one generated from `args`. */
   arguments?: PromptArgument[];
-  args?: ArgShape;
-  complete?: Record<string, CompleteFn>;
+  /** Typed arguments (`t`): convert the (string) prompt arguments and generate `arguments`. */
+  args?: S;
+  /** Completion of argument values (`completion/complete`), by argument name. */
+  complete?: Partial<Record<keyof S & string, CompleteFn>> | Record<string, CompleteFn>;
 }
 
 export class Registry {
@@ -146,7 +155,7 @@ export class Registry {
     for (const listener of this.listeners) listener(kind);
   }
 
-  addTool(fn: ToolEntry["fn"], options: ToolInput): ToolEntry {
+  addTool(fn: ToolEntry["fn"], options: ToolOptions<ArgShape>): ToolEntry {
     const name = nameOf("tool", options.name, fn);
     if (this.tools.has(name)) throw new TypeError(`MCP tool '${name}' is already registered`);
     checkObjectSchema(options.inputSchema, `MCP tool '${name}': inputSchema`);
@@ -171,7 +180,7 @@ export class Registry {
     return entry;
   }
 
-  addResource(uriTemplate: string, fn: ResourceEntry["fn"], options: ResourceInput): ResourceEntry {
+  addResource(uriTemplate: string, fn: ResourceEntry["fn"], options: ResourceOptions): ResourceEntry {
     if (typeof uriTemplate !== "string" || uriTemplate === "") {
       throw new TypeError("MCP resource needs a URI (template)");
     }
@@ -202,7 +211,7 @@ export class Registry {
     return entry;
   }
 
-  addPrompt(fn: PromptEntry["fn"], options: PromptInput): PromptEntry {
+  addPrompt(fn: PromptEntry["fn"], options: PromptOptions<ArgShape>): PromptEntry {
     const name = nameOf("prompt", options.name, fn);
     if (this.prompts.has(name)) throw new TypeError(`MCP prompt '${name}' is already registered`);
     const listed = options.arguments ?? (options.args ? promptArguments(options.args) : []);

@@ -3,14 +3,7 @@
  * the route as an MCP tool (docs/mcp.md, "Routes as tools").
  */
 
-/** MCP tool annotations (hints to the client; never trusted for security). */
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
+import type { ToolAnnotations } from "../types.ts";
 
 export interface RouteToolOptions {
   /** Tool name; default from the method and path (`GET /users/:id` → `get_users_by_id`). */
