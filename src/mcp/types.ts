@@ -41,14 +41,8 @@ export interface McpIcon {
   theme?: "light" | "dark";
 }
 
-/** Hints about a tool's behaviour (all advisory; clients must not trust them from untrusted servers). */
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
+// Defined beside the `mcp` route option, which the router's types import without the rest of MCP.
+export type { ToolAnnotations } from "./route-tools/options.ts";
 
 export interface ResourceAnnotations {
   audience?: ("user" | "assistant")[];

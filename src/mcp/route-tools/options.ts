@@ -3,7 +3,14 @@
  * the route as an MCP tool (docs/mcp.md, "Routes as tools").
  */
 
-import type { ToolAnnotations } from "../types.ts";
+/** Hints about a tool's behaviour (all advisory; clients must not trust them from untrusted servers). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
 
 export interface RouteToolOptions {
   /** Tool name; default from the method and path (`GET /users/:id` → `get_users_by_id`). */
