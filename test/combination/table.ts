@@ -272,7 +272,27 @@ export const FEATURES: Feature[] = [
     exchange: (base, init) => httpExchange(base, featurePath("json"), init),
     verify(result) {
       expect(result.status).toBe(200);
+      // Made by `Response.json` (no Headers object), so the type is Bun's spelling (src/http/media-type.ts).
+      expect(result.headers.get("content-type")).toBe("application/json;charset=utf-8");
       expect(JSON.parse(result.body)).toEqual({ json: true, user: "ada", state: "state-ok" });
+    },
+  },
+  {
+    // A string answer is made without any header (src/response/plain-text.ts): Bun writes the type.
+    // Every layer that copies or rebuilds the response, and every run mode, must keep it.
+    name: "text",
+    register(app, ctx) {
+      app.get(
+        featurePath("text"),
+        (request) => ctx.guard(request)?.then(() => "never") ?? `text for ${who(request)}`,
+        ctx.routeOptions,
+      );
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("text"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(result.headers.get("content-type")).toBe("text/plain;charset=utf-8");
+      expect(result.body).toBe("text for ada");
     },
   },
   {
