@@ -16,6 +16,7 @@ import { logger } from "../log/logger.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { HttpError } from "../response/errors.ts";
 import { type Offer, tookOffer } from "../response/offered-headers.ts";
+import { copyResponse } from "../response/plain-text.ts";
 import { type DispatchContext, type Dispatcher, type Params, withOffer } from "../serve/dispatch.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { addressResolver, trustedProxies } from "./client-address.ts";
@@ -228,7 +229,7 @@ function stamp(offer: Offer, response: WebResponse, policy: string, state: strin
     response.headers.set("ratelimit", state);
     return response;
   } catch {
-    const copy = new globalThis.Response(response.body, response);
+    const copy = copyResponse(response);
     copy.headers.set("ratelimit-policy", policy);
     copy.headers.set("ratelimit", state);
     return copy;

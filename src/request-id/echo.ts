@@ -5,6 +5,7 @@
  * ids are on: an app without them runs none of this code.
  */
 import { type Offer, tookOffer } from "../response/offered-headers.ts";
+import { copyResponse } from "../response/plain-text.ts";
 import { type Dispatcher, withOffer } from "../serve/dispatch.ts";
 import { assignRequestId, chooseRequestId } from "./id.ts";
 import type { ResolvedRequestIdOptions } from "./options.ts";
@@ -35,7 +36,7 @@ function echo(offer: Offer, response: WebResponse, header: string, id: string): 
     return response;
   } catch {
     // Immutable headers (a response passed through from `fetch`): a copy shares the body stream.
-    const copy = new globalThis.Response(response.body, response);
+    const copy = copyResponse(response);
     copy.headers.set(header, id);
     return copy;
   }

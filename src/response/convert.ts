@@ -5,7 +5,7 @@ import { SseBody } from "../stream/sse.ts";
 import { Renderable } from "./bodies.ts";
 import { isClientData } from "./client-data.ts";
 import { type Offer, textWithOffer } from "./offered-headers.ts";
-import { plainTextResponse, withVisibleContentType } from "./plain-text.ts";
+import { copyResponse, plainTextResponse } from "./plain-text.ts";
 import { Response } from "./response.ts";
 
 type WebResponse = globalThis.Response;
@@ -164,9 +164,7 @@ function withStatus(
 ): WebResponse | Promise<WebResponse> {
   if (response instanceof Promise) return response.then((r) => withStatus(r, status) as WebResponse);
   const noBody = status === 204 || status === 304 || status < 200;
-  // A copy: its headers must carry a text answer's implied type (src/response/plain-text.ts).
-  const typed = withVisibleContentType(response);
-  return new globalThis.Response(noBody ? null : typed.body, { status, headers: typed.headers });
+  return copyResponse(response, { status, body: !noBody });
 }
 
 interface DictionaryResponse {

@@ -33,9 +33,26 @@ export function withVisibleContentType(response: globalThis.Response): globalThi
     response.headers.set("content-type", TEXT_PLAIN);
     return response;
   } catch {
-    // Immutable headers (cannot happen for a response made here, kept for safety): a copy.
-    const copy = new globalThis.Response(response.body, response);
-    copy.headers.set("content-type", TEXT_PLAIN);
-    return copy;
+    // Immutable headers (cannot happen for a response made here, kept for safety).
+    return copyResponse(response);
   }
+}
+
+/**
+ * The one way the framework copies a Web response (a new status, no body for HEAD, headers to
+ * change when the original's are immutable): the copy shares the body stream, has its own mutable
+ * headers, and those carry a text answer's implied type, which `new Response(r.body, r)` would lose.
+ */
+export function copyResponse(
+  response: globalThis.Response,
+  options: { status?: number; body?: boolean } = {},
+): globalThis.Response {
+  const headers = new globalThis.Headers(response.headers);
+  if ((response as Marked)[PLAIN_TEXT] === true && !headers.has("content-type"))
+    headers.set("content-type", TEXT_PLAIN);
+  const status = options.status ?? response.status;
+  // A new status gets its own reason phrase (Bun's default), not the old one.
+  const init: ResponseInit =
+    status === response.status ? { status, statusText: response.statusText, headers } : { status, headers };
+  return new globalThis.Response(options.body === false ? null : response.body, init);
 }

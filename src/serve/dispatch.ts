@@ -27,7 +27,7 @@ import {
 } from "../response/error-response.ts";
 import { HttpError, ValidationError } from "../response/errors.ts";
 import { newOffer, type Offer, offerHeader } from "../response/offered-headers.ts";
-import { withVisibleContentType } from "../response/plain-text.ts";
+import { copyResponse } from "../response/plain-text.ts";
 import { Response } from "../response/response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
@@ -155,6 +155,22 @@ export function compileRoute(
   const fail = (error: unknown, request: Request): Promise<WebResponse> =>
     errorResponse(error, request, plan.after, config).then((response) => finish(response, request.raw));
 
+  /** The handler's request; on a host-blind route it carries what is left of the Host check. */
+  const requestOf = (
+    raw: globalThis.Request,
+    server: Server<unknown> | null,
+    params: Params,
+    context: DispatchContext | undefined,
+  ): Request => {
+    const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
+    const pending = context?.pending;
+    if (pending !== undefined) {
+      request.pendingHost = pending.host;
+      request.pendingTarget = pending.target;
+    }
+    return request;
+  };
+
   if (bare) {
     // The hot path: nothing runs around the handler, so skip the async machinery. Only a route
     // with a header-offering layer around it looks for offers (src/response/offered-headers.ts).
@@ -164,13 +180,8 @@ export function compileRoute(
       offer: Offer | undefined,
     ) => WebResponse | Promise<WebResponse> = takesOfferedHeaders ? toWebResponseOffered : toWebResponse;
     const dispatch: Dispatcher = (raw, server, params, context) => {
-      const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
+      const request = requestOf(raw, server, params, context);
       const offer = context?.offer;
-      const pending = context?.pending;
-      if (pending !== undefined) {
-        request.pendingHost = pending.host;
-        request.pendingTarget = pending.target;
-      }
       try {
         const value = handler(request);
         if (value instanceof Promise) {
@@ -221,12 +232,7 @@ export function compileRoute(
       );
     };
     const dispatch: Dispatcher = (raw, server, params, context) => {
-      const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
-      const pending = context?.pending;
-      if (pending !== undefined) {
-        request.pendingHost = pending.host;
-        request.pendingTarget = pending.target;
-      }
+      const request = requestOf(raw, server, params, context);
       request.formLimits = config.formLimits;
       let body: Uint8Array | Promise<Uint8Array>;
       try {
@@ -475,7 +481,7 @@ export function withHeaderRules(response: WebResponse, rules: readonly HeaderRul
     applyHeaderRules(response.headers, rules);
     return response;
   } catch {
-    const copy = new globalThis.Response(response.body, response);
+    const copy = copyResponse(response);
     applyHeaderRules(copy.headers, rules);
     return copy;
   }
@@ -484,7 +490,7 @@ export function withHeaderRules(response: WebResponse, rules: readonly HeaderRul
 function withMissingHeaders(response: WebResponse, headers: Record<string, string>): WebResponse {
   const missing = Object.entries(headers).filter(([name]) => !response.headers.has(name));
   if (missing.length === 0) return response;
-  const copy = new globalThis.Response(response.body, withVisibleContentType(response));
+  const copy = copyResponse(response);
   for (const [name, value] of missing) copy.headers.set(name, value);
   return copy;
 }

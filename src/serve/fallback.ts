@@ -9,7 +9,7 @@ import { matchPath, requestProblem } from "../http/request-target.ts";
 import { createMatcher } from "../match/index.ts";
 import type { PathMatcher, RouterEngine } from "../match/types.ts";
 import { BadRequestError } from "../response/errors.ts";
-import { withVisibleContentType } from "../response/plain-text.ts";
+import { copyResponse } from "../response/plain-text.ts";
 import type { Dispatcher, Params } from "./dispatch.ts";
 import type { AnswerScope, ErrorDispatchers } from "./error-dispatchers.ts";
 
@@ -117,6 +117,5 @@ export function decodeParams(raw: Record<string, string>): Params {
 
 function withoutBody(response: WebResponse | Promise<WebResponse>): WebResponse | Promise<WebResponse> {
   if (response instanceof Promise) return response.then((r) => withoutBody(r) as WebResponse);
-  // The copy keeps the headers only: a text answer's implied type must be among them (src/response/plain-text.ts).
-  return new globalThis.Response(null, withVisibleContentType(response));
+  return copyResponse(response, { body: false });
 }
