@@ -7,6 +7,7 @@
 # every variant, so a ratio here overstates the wall-clock one; use it to compare changes, and
 # bench/run.ts on a quiet machine for the DESIGN §4 ratios.
 #   bash bench/instructions.sh [variant ...]   (default: raw off ids limit metrics tracing)
+#   variants raw-ids / raw-limit: raw Bun.serve doing the ids / limit variants' work by hand
 #   variants raw-params / params: `GET /id/42?name=bench` (the params scenario) instead of `GET /`
 #   variants raw-json / json: `POST /json` with a small JSON object (the json scenario)
 # Needs valgrind and h2load (Debian: valgrind, nghttp2-client). ~70 s per variant.
@@ -22,6 +23,8 @@ total() {
   local -a env=(BENCH_SCENARIO=prod) load=()
   case $variant in
     raw) server=bench/servers/raw.ts env=(BENCH_SCENARIO=hello) ;;
+    raw-ids) server=bench/servers/raw.ts env+=(BENCH_PROD=request-id) ;;
+    raw-limit) server=bench/servers/raw.ts env+=(BENCH_PROD=limit-memory) ;;
     raw-params) server=bench/servers/raw.ts env=(BENCH_SCENARIO=params) path="/id/42?name=bench" ;;
     params) env=(BENCH_SCENARIO=params) path="/id/42?name=bench" ;;
     raw-json) server=bench/servers/raw.ts env=(BENCH_SCENARIO=json) path=/json load=(-d "$tmp/body.json" -H "content-type: application/json") ;;

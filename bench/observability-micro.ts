@@ -49,7 +49,7 @@ async function route(options: { tracing?: boolean; metrics?: boolean }): Promise
   const app = new Webfw(import.meta.path, { router: "bun", openapi: false, ...options });
   app.get("/", () => HELLO);
   const built = await app.build({});
-  return (built.bunRoutes["/"] as Record<string, RouteFn>).GET as RouteFn;
+  return (built.bunRoutes["/"] as unknown as Record<string, RouteFn>).GET as RouteFn;
 }
 
 /** Accepts every batch and drops it: what the SDK costs before the network. */

@@ -220,6 +220,19 @@ export const SCENARIOS: Scenario[] = [
     baseline: "raw",
     variants: [
       raw,
+      // The same work written by hand on Bun.serve (bench/servers/raw.ts): what Bun allows.
+      {
+        id: "raw-ids",
+        label: "raw Bun.serve echoing a request id",
+        server: "raw",
+        env: { BENCH_PROD: "request-id" },
+      },
+      {
+        id: "raw-limit",
+        label: "raw Bun.serve counting per IP + RateLimit headers",
+        server: "raw",
+        env: { BENCH_PROD: "limit-memory" },
+      },
       { id: "webfw", label: "webfw (nothing on)", server: "webfw", env: {} },
       { id: "webfw-ids", label: "webfw requestId: true", server: "webfw", env: { BENCH_PROD: "request-id" } },
       {

@@ -14,8 +14,9 @@ const notFound = () => new Response("Not Found", { status: 404 });
 
 function routesFor(name: string): Routes {
   switch (name) {
-    case "hello":
     case "prod":
+      return prodRoutes(process.env.BENCH_PROD ?? "");
+    case "hello":
     case "fast":
     case "rss":
     case "observability":
@@ -48,6 +49,48 @@ function routesFor(name: string): Routes {
     default:
       throw new Error(`raw: unknown scenario ${name}`);
   }
+}
+
+/**
+ * The `prod` scenario's yardsticks (issue #18): what a Bun user writes by hand for a request id
+ * (the client's when sane, else a UUIDv7, echoed) and for a per-IP fixed-window count that is never
+ * exceeded (the two RateLimit headers on the answer). webfw's rows are compared with these: Bun
+ * itself serves a response with one header of its own at ~0.8 × one without.
+ */
+function prodRoutes(feature: string): Routes {
+  if (feature === "request-id") {
+    return {
+      "/": (req: Request) => {
+        const incoming = req.headers.get("x-request-id");
+        const id = incoming !== null && /^[\x21-\x7e]{1,128}$/.test(incoming) ? incoming : Bun.randomUUIDv7();
+        const response = new Response(HELLO);
+        response.headers.set("x-request-id", id);
+        return response;
+      },
+    };
+  }
+  if (feature === "limit-memory") {
+    const windows = new Map<string, { count: number; resetAt: number }>();
+    const windowMs = 3_600_000;
+    return {
+      "/": (req: Request, srv: Server<unknown>) => {
+        const key = srv.requestIP(req)?.address ?? "unknown";
+        const now = Date.now();
+        let window = windows.get(key);
+        if (window === undefined || window.resetAt <= now) {
+          window = { count: 0, resetAt: now + windowMs };
+          windows.set(key, window);
+        }
+        window.count++;
+        const response = new Response(HELLO);
+        response.headers.set("ratelimit-policy", '"default";q=1000000000;w=3600');
+        const reset = Math.ceil((window.resetAt - now) / 1000);
+        response.headers.set("ratelimit", `"default";r=${1_000_000_000 - window.count};t=${reset}`);
+        return response;
+      },
+    };
+  }
+  return { "/": () => new Response(HELLO) };
 }
 
 function before(req: Request): void {

@@ -161,11 +161,11 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     // A path's 204/405 answers run the middlewares of its first route (its routers', its path's).
     if (!scopes.has(route.path)) scopes.set(route.path, { before: plan.before, after: plan.after });
     const limit = rateLimits.limitOf(chain, route);
-    // A per-request layer (request ids, a rate limit) around the route: it offers its headers.
+    // A per-request layer (request ids, a rate limit) needs JavaScript on every request.
     const perRequest = app.config.requestId !== null || limit !== null;
     if (route.options.const) {
       const response = await constResponse(plan, config);
-      // A per-request layer needs JavaScript on every request: no static response then.
+      // No static response under a per-request layer.
       if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
         // Served by Bun itself, so the application's response headers are baked in once here.
         const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
@@ -181,7 +181,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     }
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
-    const compiled = compileRoute(plan, config, perRequest);
+    const compiled = compileRoute(plan, config);
     const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`);
     const dispatcher = wrap(limited, { method: route.method, pattern: route.path });
     // The layers `wrap` adds never change an answer by the Host or the target (the timer, the access

@@ -15,9 +15,8 @@ import { Request } from "../http/request.ts";
 import { logger } from "../log/logger.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { HttpError } from "../response/errors.ts";
-import { type Offer, tookOffer } from "../response/offered-headers.ts";
 import { copyResponse } from "../response/plain-text.ts";
-import { type DispatchContext, type Dispatcher, type Params, withOffer } from "../serve/dispatch.ts";
+import type { DispatchContext, Dispatcher, Params } from "../serve/dispatch.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { addressResolver, trustedProxies } from "./client-address.ts";
 import { limitHeaderOf, policyHeader, retryAfter } from "./headers.ts";
@@ -95,12 +94,10 @@ export function withRateLimit(
       return refuse(raw, server, params, error);
     }
     const state = limitHeader(quota - hit.count, hit.resetMs);
-    const offered = withOffer(withOffer(context, "ratelimit-policy", policy), "ratelimit", state);
-    const offer = offered.offer as Offer;
-    const result = dispatcher(raw, server, params, offered);
+    const result = dispatcher(raw, server, params, context);
     return result instanceof Promise
-      ? result.then((r) => stamp(offer, r, policy, state))
-      : stamp(offer, result, policy, state);
+      ? result.then((r) => stamp(r, policy, state))
+      : stamp(result, policy, state);
   };
 
   const storeFailed = (
@@ -219,9 +216,7 @@ function identityKey(
   };
 }
 
-function stamp(offer: Offer, response: WebResponse, policy: string, state: string): WebResponse {
-  // Built with both headers already (a bare route's text answer, src/response/offered-headers.ts).
-  if (tookOffer(offer, response)) return response;
+function stamp(response: WebResponse, policy: string, state: string): WebResponse {
   // A WebSocket upgrade hands Bun no response (src/websocket/mount.ts).
   if (response.status === 101) return response;
   try {

@@ -4,9 +4,8 @@
  * files, WebSocket upgrades, /mcp) once at build time, and only when request
  * ids are on: an app without them runs none of this code.
  */
-import { type Offer, tookOffer } from "../response/offered-headers.ts";
 import { copyResponse } from "../response/plain-text.ts";
-import { type Dispatcher, withOffer } from "../serve/dispatch.ts";
+import type { Dispatcher } from "../serve/dispatch.ts";
 import { assignRequestId, chooseRequestId } from "./id.ts";
 import type { ResolvedRequestIdOptions } from "./options.ts";
 
@@ -17,18 +16,19 @@ export function withRequestId(dispatcher: Dispatcher, options: ResolvedRequestId
   return (raw, server, params, context) => {
     const id = chooseRequestId(raw, header, trustIncoming);
     assignRequestId(raw, id);
-    const offered = withOffer(context, header, id);
-    const offer = offered.offer as Offer;
-    const result = dispatcher(raw, server, params, offered);
+    const result = dispatcher(raw, server, params, context);
     return result instanceof Promise
-      ? result.then((response) => echo(offer, response, header, id))
-      : echo(offer, result, header, id);
+      ? result.then((response) => echo(response, header, id))
+      : echo(result, header, id);
   };
 }
 
-function echo(offer: Offer, response: WebResponse, header: string, id: string): WebResponse {
-  // Built with the id already (a bare route's text answer): setting it again would cost as much.
-  if (tookOffer(offer, response)) return response;
+/**
+ * Sets the id on the finished response. For a header-less text answer (the common bare route) this
+ * is the cheapest way Bun has: setting a header on a response made without one costs less than
+ * building that response with a Headers object (docs/performance.md, "Headers after the fact").
+ */
+function echo(response: WebResponse, header: string, id: string): WebResponse {
   // A WebSocket upgrade hands Bun no response (src/websocket/mount.ts): nothing to write the id on.
   if (response.status === 101) return response;
   try {

@@ -4,7 +4,6 @@ import { iterableToStream } from "../stream/iterable-stream.ts";
 import { SseBody } from "../stream/sse.ts";
 import { Renderable } from "./bodies.ts";
 import { isClientData } from "./client-data.ts";
-import { type Offer, textWithOffer } from "./offered-headers.ts";
 import { copyResponse, plainTextResponse } from "./plain-text.ts";
 import { Response } from "./response.ts";
 
@@ -18,22 +17,6 @@ const DICT_TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
   binary: BINARY,
 };
-
-/**
- * `toWebResponse` for a bare route (no after middlewares, no header rules): a text answer is built
- * with the headers the outer layers offered (src/response/offered-headers.ts) instead of having
- * them set on it afterwards.
- */
-export function toWebResponseOffered(
-  value: unknown,
-  request: globalThis.Request,
-  offer: Offer | undefined,
-): WebResponse | Promise<WebResponse> {
-  if (typeof value === "string") {
-    return textWithOffer(offer, value) ?? plainTextResponse(value);
-  }
-  return toWebResponse(value, request);
-}
 
 /**
  * Turns whatever a handler returned into the Web response Bun sends (DESIGN §1,

@@ -17,7 +17,7 @@ import { type PendingCheck, Request } from "../http/request.ts";
 import { matchPath } from "../http/request-target.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { markClientData } from "../response/client-data.ts";
-import { toWebfwResponse, toWebResponse, toWebResponseOffered } from "../response/convert.ts";
+import { toWebfwResponse, toWebResponse } from "../response/convert.ts";
 import {
   defaultErrorAnswer,
   defaultErrorResponse,
@@ -26,7 +26,6 @@ import {
   type ErrorResponseOptions,
 } from "../response/error-response.ts";
 import { HttpError, ValidationError } from "../response/errors.ts";
-import { newOffer, type Offer, offerHeader } from "../response/offered-headers.ts";
 import { copyResponse } from "../response/plain-text.ts";
 import { Response } from "../response/response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
@@ -48,27 +47,12 @@ export type Dispatcher = (
 
 /**
  * What the layers outside a route hand its dispatcher beside the request, instead of a WeakMap
- * keyed by Bun's request. Every layer passes it on; one that adds to it makes its own copy unless
- * an outer layer made this one for this request (`offer` present).
+ * keyed by Bun's request (two WeakMap operations cost ~200 ns, an object a few). Every layer
+ * passes it on unchanged.
  */
 export interface DispatchContext {
   /** What a host-blind route leaves of the request-target check to the handler's first look (src/serve/host-blind.ts). */
   readonly pending?: PendingCheck;
-  /** Headers offered for the answer by request ids and rate limits (src/response/offered-headers.ts). */
-  readonly offer?: Offer;
-}
-
-/** `context` with `name: value` offered: the same object when it already carries this request's offer. */
-export function withOffer(
-  context: DispatchContext | undefined,
-  name: string,
-  value: string,
-): DispatchContext {
-  if (context?.offer !== undefined) {
-    offerHeader(context.offer, name, value);
-    return context;
-  }
-  return { pending: context?.pending, offer: newOffer(name, value) };
 }
 
 /** Application-wide settings every dispatcher reads. */
@@ -122,12 +106,7 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
  * request headers ▶ body ▶ before middlewares ▶ auth ▶ typed args ▶ body
  * schema ▶ handler ▶ conversion ▶ after middlewares ▶ response headers.
  */
-export function compileRoute(
-  plan: RoutePlan,
-  config: PipelineConfig,
-  /** An outer layer (request ids, a rate limit) offers headers for this route's answers. */
-  takesOfferedHeaders = false,
-): Dispatcher {
+export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatcher {
   const handler = withTimeout(plan.invoke ?? plan.handler, plan.timeoutMs ?? config.requestTimeoutMs ?? 0);
   const readsBody = BODY_METHODS.has(plan.method) && plan.rawBody !== true;
   const headersExcluded = config.excludedHeaderPaths.has(plan.pattern);
@@ -172,25 +151,18 @@ export function compileRoute(
   };
 
   if (bare) {
-    // The hot path: nothing runs around the handler, so skip the async machinery. Only a route
-    // with a header-offering layer around it looks for offers (src/response/offered-headers.ts).
-    const convert: (
-      value: unknown,
-      raw: globalThis.Request,
-      offer: Offer | undefined,
-    ) => WebResponse | Promise<WebResponse> = takesOfferedHeaders ? toWebResponseOffered : toWebResponse;
+    // The hot path: nothing runs around the handler, so skip the async machinery.
     const dispatch: Dispatcher = (raw, server, params, context) => {
       const request = requestOf(raw, server, params, context);
-      const offer = context?.offer;
       try {
         const value = handler(request);
         if (value instanceof Promise) {
           return value.then(
-            (resolved) => afterResponse(request, convert(resolved, raw, offer)),
+            (resolved) => afterResponse(request, toWebResponse(resolved, raw)),
             (error) => fail(error, request),
           );
         }
-        const response = afterResponse(request, convert(value, raw, offer));
+        const response = afterResponse(request, toWebResponse(value, raw));
         return response instanceof Promise ? response.catch((error) => fail(error, request)) : response;
       } catch (error) {
         return fail(error, request);
