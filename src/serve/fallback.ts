@@ -57,7 +57,14 @@ export class Runtime {
     try {
       params = decodeParams(match.params);
     } catch (error) {
-      return this.errorDispatcher(400, {}, (error as Error).message)(raw, server, {});
+      return this.errorDispatcher(
+        400,
+        {},
+        (error as Error).message,
+        false,
+        undefined,
+        match.pattern,
+      )(raw, server, {});
     }
     const dispatcher = methods.get(raw.method);
     if (dispatcher) return dispatcher(raw, server, params);
@@ -68,8 +75,15 @@ export class Runtime {
     const allow = allowHeader(methods);
     const scope = this.scopes.get(match.pattern);
     if (raw.method === "OPTIONS")
-      return this.errorDispatcher(204, { allow }, undefined, false, scope)(raw, server, params);
-    return this.errorDispatcher(405, { allow }, undefined, false, scope)(raw, server, params);
+      return this.errorDispatcher(
+        204,
+        { allow },
+        undefined,
+        false,
+        scope,
+        match.pattern,
+      )(raw, server, params);
+    return this.errorDispatcher(405, { allow }, undefined, false, scope, match.pattern)(raw, server, params);
   }
 
   /** The pattern a resolved path matches (the `bun` engine re-checks Bun's choice with it), or null. */

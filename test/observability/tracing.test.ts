@@ -124,6 +124,18 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     expect(span?.statusCode).toBe(0);
   });
 
+  test("405: the span names the route pattern the path matched (http.route), with the client's method", async () => {
+    const client = clientContext();
+    const response = await get("/users/7", { traceparent: client.traceparent }, { method: "DELETE" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toContain("GET");
+    const [span] = await traceSpans(receiver, client.traceId, 1);
+    expect(span?.name).toBe("DELETE /users/:id");
+    expect(span?.attributes["http.route"]).toBe("/users/:id");
+    expect(span?.attributes["http.request.method"]).toBe("DELETE");
+    expect(span?.attributes["http.response.status_code"]).toBe(405);
+  });
+
   test("a thrown error: 500, span status error, error.type and the exception event", async () => {
     const client = clientContext();
     const response = await get("/boom", { traceparent: client.traceparent });
