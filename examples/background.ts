@@ -7,6 +7,7 @@
  *   bun examples/background.ts --workers 2
  *   curl -i -X POST localhost:8080/signup -d '{"email":"ada@example.com"}'   # 201 at once
  *   curl localhost:8080/outbox                                                # the welcome mail, a moment later
+ *   curl localhost:8080/export                                                # streamed; its task runs after the last row
  */
 import { appendFileSync } from "node:fs";
 import { isMainThread } from "node:worker_threads";
@@ -35,6 +36,23 @@ app.post(
 );
 
 app.get("/outbox", () => outbox);
+
+// A streamed answer: its tasks wait for the last chunk (or for the client to leave), so this one
+// sees every row counted.
+export const exportsDone: { rows: number; requestId: string }[] = [];
+app.get("/export", (request) => {
+  let rows = 0;
+  request.background(() => {
+    exportsDone.push({ rows, requestId: request.id });
+  });
+  return (async function* () {
+    for (let row = 1; row <= 3; row++) {
+      rows = row;
+      yield `row ${row}\n`;
+      await Bun.sleep(20);
+    }
+  })();
+});
 
 // Offloaded: the task runs on the same Worker as the handler, after its reply went to the main thread.
 // (A Worker has its own module state, so this one reports through a file.)

@@ -1,10 +1,15 @@
 /**
  * The dispatcher's hand-over: when a request left background tasks, start
- * them once its response is ready (src/background/tasks.ts). A request that
- * left none costs one field check.
+ * them once its response is ready (src/background/tasks.ts), or, when its
+ * body streams, once that stream is over (read to its end, failed, or
+ * cancelled because the client went away). A request that left none costs
+ * one field check.
  */
 import type { Request } from "../http/request.ts";
 import { requestPath } from "../http/request-target.ts";
+import { copyResponse } from "../response/plain-text.ts";
+import { isStreamed } from "../response/streamed.ts";
+import { onStreamEnd } from "../stream/on-stream-end.ts";
 import { startBackground } from "./tasks.ts";
 
 type WebResponse = globalThis.Response;
@@ -14,14 +19,23 @@ export function afterResponse<R extends WebResponse | Promise<WebResponse>>(
   response: R,
 ): R {
   if (request.backgroundTasks === null) return response;
-  if (response instanceof Promise) {
-    return response.then((ready) => {
-      handOver(request);
-      return ready;
-    }) as R;
+  if (response instanceof Promise) return response.then((ready) => tasksAfter(request, ready)) as R;
+  return tasksAfter(request, response) as R;
+}
+
+/**
+ * `response` with the request's tasks handed over: now, or for a streamed body when it is over
+ * (the answer is then a copy whose body tells its end; headers and status are the same).
+ */
+export function tasksAfter(request: Request, response: WebResponse): WebResponse {
+  const tasks = request.backgroundTasks;
+  if (tasks === null || tasks.length === 0) return response;
+  const body = isStreamed(response) ? response.body : null;
+  if (body === null) {
+    handOver(request);
+    return response;
   }
-  handOver(request);
-  return response;
+  return copyResponse(response, { body: onStreamEnd(body, () => handOver(request)) });
 }
 
 /** Starts the request's tasks (once: the list is taken from the request). */

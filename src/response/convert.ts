@@ -6,6 +6,7 @@ import { Renderable } from "./bodies.ts";
 import { isClientData } from "./client-data.ts";
 import { copyResponse, plainTextResponse } from "./plain-text.ts";
 import { Response } from "./response.ts";
+import { streamedResponse } from "./streamed.ts";
 
 type WebResponse = globalThis.Response;
 
@@ -41,7 +42,7 @@ export function toWebResponse(
   }
   if (value instanceof Blob) return blobResponse(value, request);
   if (value instanceof ReadableStream)
-    return new globalThis.Response(value, { headers: { "content-type": BINARY } });
+    return streamedResponse(value, { headers: { "content-type": BINARY } });
   if (value instanceof SseBody) return value.toResponse(request.signal);
   if (Symbol.asyncIterator in value || isGenerator(value)) {
     return streamableResponse(value as AsyncIterable<unknown>, request);
@@ -205,7 +206,5 @@ function streamableResponse(
   source: AsyncIterable<unknown> | Iterable<unknown>,
   request: globalThis.Request,
 ): WebResponse {
-  return new globalThis.Response(iterableToStream(source, request.signal), {
-    headers: { "content-type": BINARY },
-  });
+  return streamedResponse(iterableToStream(source, request.signal), { headers: { "content-type": BINARY } });
 }

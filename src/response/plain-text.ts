@@ -7,6 +7,7 @@
  * writes it into the headers its callers get.
  */
 import { TEXT_PLAIN } from "../http/media-type.ts";
+import { isStreamed, markStreamed } from "./streamed.ts";
 
 const PLAIN_TEXT = Symbol("webfw.plainText");
 type Marked = globalThis.Response & { [PLAIN_TEXT]?: true };
@@ -42,10 +43,12 @@ export function withVisibleContentType(response: globalThis.Response): globalThi
  * The one way the framework copies a Web response (a new status, no body for HEAD, headers to
  * change when the original's are immutable): the copy shares the body stream, has its own mutable
  * headers, and those carry a text answer's implied type, which `new Response(r.body, r)` would lose.
+ * `body`: `false` drops the body (a streamed one is cancelled, so its producer stops and the
+ * request's background tasks start), a stream replaces it; a streamed body keeps its mark.
  */
 export function copyResponse(
   response: globalThis.Response,
-  options: { status?: number; body?: boolean } = {},
+  options: { status?: number; body?: boolean | ReadableStream<Uint8Array> } = {},
 ): globalThis.Response {
   const headers = new globalThis.Headers(response.headers);
   if ((response as Marked)[PLAIN_TEXT] === true && !headers.has("content-type"))
@@ -54,5 +57,12 @@ export function copyResponse(
   // A new status gets its own reason phrase (Bun's default), not the old one.
   const init: ResponseInit =
     status === response.status ? { status, statusText: response.statusText, headers } : { status, headers };
-  return new globalThis.Response(options.body === false ? null : response.body, init);
+  const streamed = isStreamed(response);
+  if (options.body === false) {
+    if (streamed) response.body?.cancel().catch(() => {});
+    return new globalThis.Response(null, init);
+  }
+  const body = options.body instanceof ReadableStream ? options.body : response.body;
+  const copy = new globalThis.Response(body, init);
+  return streamed ? markStreamed(copy) : copy;
 }

@@ -2,6 +2,7 @@ import { type CookieOptions, serializeCookie } from "../http/cookies.ts";
 import { Headers } from "../http/headers.ts";
 import { BINARY, TEXT_PLAIN } from "../http/media-type.ts";
 import { contentTypeOf, plainTextResponse } from "./plain-text.ts";
+import { markStreamed } from "./streamed.ts";
 
 const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
 
@@ -94,14 +95,19 @@ export class Response {
       if (type === TEXT_PLAIN)
         return plainTextResponse(body as string, { status: this.statusCode, headers: init });
       const headers = type === null ? init : { ...init, "content-type": type };
-      return new globalThis.Response(body, { status: this.statusCode, headers });
+      return this.streamedIf(new globalThis.Response(body, { status: this.statusCode, headers }), noBody);
     }
     const headers = this.headers.raw;
     if (!headers.has("content-type") && !noBody && this.stream === null) {
       headers.set("content-type", typeof this.description === "string" ? TEXT_PLAIN : BINARY);
     }
     const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
-    return new globalThis.Response(body, { status: this.statusCode, headers });
+    return this.streamedIf(new globalThis.Response(body, { status: this.statusCode, headers }), noBody);
+  }
+
+  /** Marks a Web response that carries this response's stream (src/response/streamed.ts). */
+  private streamedIf(web: globalThis.Response, noBody: boolean): globalThis.Response {
+    return this.stream !== null && !noBody ? markStreamed(web) : web;
   }
 
   /**

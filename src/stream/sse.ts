@@ -1,3 +1,4 @@
+import { streamedResponse } from "../response/streamed.ts";
 import { iterableToStream } from "./iterable-stream.ts";
 
 /** One Server-Sent Event. `data` is sent as is when a string, else as JSON. */
@@ -88,7 +89,7 @@ export class SseBody<Item = SseEvent | string | object> {
   toResponse(signal?: AbortSignal): globalThis.Response {
     const { keepAliveMs = 15_000, retry } = this.options;
     const stream = iterableToStream(frames(this.source, keepAliveMs, retry, signal), signal);
-    return new globalThis.Response(stream, {
+    return streamedResponse(stream, {
       headers: {
         "content-type": "text/event-stream",
         "cache-control": "no-cache",

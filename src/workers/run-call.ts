@@ -17,7 +17,7 @@
 
 import type { AppState } from "../app-state.ts";
 import { Identity } from "../auth/identity.ts";
-import { handOver } from "../background/after-response.ts";
+import { tasksAfter } from "../background/after-response.ts";
 import { drainBackground } from "../background/tasks.ts";
 import { Request } from "../http/request.ts";
 import { scopeOf, walkTree } from "../plan/tree.ts";
@@ -114,11 +114,12 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
     const invoke = async () => withVisibleContentType(await toWebResponse(await route.handler(request), raw));
     // With tracing on, the handler runs in a child span of the main thread's server span;
     // the module (and `@opentelemetry/api`) is loaded only by calls that carry a trace context.
-    const response = call.trace
+    const answer = call.trace
       ? await (await import("../observability/worker-trace.ts")).runTraced(call.trace, call.route, invoke)
       : await invoke();
-    // Background tasks run here in the Worker, after this reply is posted (setImmediate, src/background/).
-    handOver(request);
+    // Background tasks run here in the Worker, after this reply is posted (setImmediate, src/background/),
+    // or after a streamed body's last chunk was handed to the main thread.
+    const response = tasksAfter(request, answer);
     let body: Uint8Array | null = null;
     let streamed = false;
     if (response.body !== null) {

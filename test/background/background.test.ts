@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import app, { outbox } from "../../examples/background.ts";
+import app, { exportsDone, outbox } from "../../examples/background.ts";
 import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
 
@@ -66,6 +66,14 @@ describe("request.background (examples/background.ts, --workers 2)", () => {
     expect(line).toContain("request_id=signup-down");
     expect(line).toContain("path=/signup");
     expect(line).toContain("SMTP refused bob@down.example");
+  });
+
+  test("a streamed answer's task runs after its last chunk, with the request id", async () => {
+    const response = await fetch(`${server.url}/export`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("row 1\nrow 2\nrow 3\n");
+    await until(() => exportsDone.length === 1);
+    expect(exportsDone[0]).toEqual({ rows: 3, requestId: response.headers.get("x-request-id") as string });
   });
 
   test("an offloaded handler's task runs on its Worker, with the same request id", async () => {

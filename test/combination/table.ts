@@ -858,6 +858,59 @@ export const FEATURES: Feature[] = [
       expect(result.headers.get("x-task")).toStartWith("ada ");
     },
   },
+  {
+    // request.background on a streamed answer: the task waits for the body's end (the generator's
+    // last chunk), in every layer and run mode; it records whether the generator had finished.
+    name: "background-stream",
+    register(app, ctx) {
+      app.get(
+        featurePath("background-stream"),
+        (request) => {
+          const token = request.queryParams.get("token", "") as string;
+          const answer = () => {
+            const user = who(request);
+            let finished = false;
+            if (/^[0-9a-f-]{36}$/.test(token)) {
+              request.background(async () => {
+                const file = backgroundFile(token);
+                await Bun.write(
+                  `${file}.part`,
+                  `${user} ${finished ? "after the body" : "before the body ended"}`,
+                );
+                renameSync(`${file}.part`, file);
+              });
+            }
+            return (async function* () {
+              yield `part-1 ${user}\n`;
+              await Bun.sleep(STREAM_GAP_MS);
+              yield "part-2\n";
+              finished = true;
+            })();
+          };
+          return ctx.guard(request)?.then(answer) ?? answer();
+        },
+        ctx.routeOptions,
+      );
+    },
+    async exchange(base, init) {
+      const token = crypto.randomUUID();
+      const query = [init.query, `token=${token}`].filter(Boolean).join("&");
+      const result = await httpExchange(base, featurePath("background-stream"), { ...init, query });
+      const file = backgroundFile(token);
+      if (result.status === 200) {
+        for (let i = 0; i < 300 && !existsSync(file); i++) await Bun.sleep(10);
+        result.headers.set("x-task", existsSync(file) ? readFileSync(file, "utf8") : "missing");
+        rmSync(file, { force: true });
+      }
+      return result;
+    },
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(result.body).toBe("part-1 ada\npart-2\n");
+      expectStreamed(result);
+      expect(result.headers.get("x-task")).toBe("ada after the body");
+    },
+  },
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
