@@ -165,8 +165,16 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     const perRequest = app.config.requestId !== null || limit !== null;
     if (route.options.const) {
       const response = await constResponse(plan, config);
-      // No static response under a per-request layer.
-      if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
+      // No static response under a per-request layer, nor when spans or metrics are on: a request
+      // Bun answers without JavaScript would be missing from them (the const body is still made once).
+      const observed = observability.wrap !== null;
+      if (
+        plan.before.length === 0 &&
+        plan.after.length === 0 &&
+        plan.auth === null &&
+        !perRequest &&
+        !observed
+      ) {
         // Served by Bun itself, so the application's response headers are baked in once here.
         const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
         statics.set(`${route.method} ${route.path}`, withHeaderRules(response.clone(), rules));

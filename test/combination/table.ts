@@ -859,6 +859,28 @@ export const FEATURES: Feature[] = [
     },
   },
   {
+    // A const route: its handler ran once at start; every layer still applies per request (with the
+    // suite's global middlewares, ids, limits and observability it is never a static Bun answer).
+    name: "const",
+    register(app, ctx) {
+      let calls = 0;
+      app.get(featurePath("const"), () => ({ value: "computed once", calls: ++calls }), {
+        ...ctx.routeOptions,
+        const: true,
+      });
+    },
+    exchange: (base, init) => httpExchange(base, featurePath("const"), init),
+    verify(result) {
+      expect(result.status).toBe(200);
+      expect(result.headers.get("content-type")).toBe("application/json;charset=utf-8");
+      expect(JSON.parse(result.body)).toEqual({ value: "computed once", calls: 1 });
+    },
+    skip: {
+      "exception-handler": "a const handler runs once at start, not per request: nothing to fail on ?fail=1",
+      "request-timeout": "a const handler runs once at start, not per request: nothing to slow down",
+    },
+  },
+  {
     // request.background on a streamed answer: the task waits for the body's end (the generator's
     // last chunk), in every layer and run mode; it records whether the generator had finished.
     name: "background-stream",

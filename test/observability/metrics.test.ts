@@ -135,6 +135,11 @@ describe("--metrics on a real server with --workers 2 and a WebSocket route", ()
     expect(count(s, "GET", "/fail", 500)).toBe(1);
     expect(s.get("webfw_worker_pool_workers")).toBe(2);
 
+    // A const route is counted too (with metrics on Bun no longer answers it without JavaScript).
+    for (let i = 0; i < 3; i++)
+      expect(await (await fetch(`${program.url}/version`)).json()).toEqual({ version: "1.2.3" });
+    expect(count(await scrape(), "GET", "/version", 200)).toBe(3);
+
     // Two offloaded calls keep both Workers busy; a third waits in the queue.
     const calls = [0, 1, 2].map(() => fetch(`${program.url}/work`));
     await Bun.sleep(120);

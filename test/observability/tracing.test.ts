@@ -124,6 +124,15 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     expect(span?.statusCode).toBe(0);
   });
 
+  test("a const route gets its server span too (with tracing on it is not a static answer)", async () => {
+    const client = clientContext();
+    const response = await get("/version", { traceparent: client.traceparent });
+    expect(await response.json()).toEqual({ version: "1.2.3" });
+    const [span] = await traceSpans(receiver, client.traceId, 1);
+    expect(span?.name).toBe("GET /version");
+    expect(span?.parentSpanId).toBe(client.spanId);
+  });
+
   test("405: the span names the route pattern the path matched (http.route), with the client's method", async () => {
     const client = clientContext();
     const response = await get("/users/7", { traceparent: client.traceparent }, { method: "DELETE" });
