@@ -11,9 +11,7 @@ type Marked = globalThis.Response & { [STREAMED]?: true };
 
 /** A response streaming `body`, marked. */
 export function streamedResponse(body: ReadableStream<Uint8Array>, init: ResponseInit): globalThis.Response {
-  const response: Marked = new globalThis.Response(body, init);
-  response[STREAMED] = true;
-  return response;
+  return markStreamed(new globalThis.Response(body, init));
 }
 
 /** Marks `response` as streamed (a copy that shares a streamed body). */
