@@ -178,34 +178,15 @@ export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
   add("ws", "≥ 0.9 × raw Bun WebSocket", "bun", ratio("ws", "webfw", "raw"), (v) => v >= 0.9);
   // Issue #18: the production features against webfw with nothing on (DESIGN §4), and, beside each,
   // against raw Bun.serve doing the same work by hand (bench/servers/raw.ts), which shows what Bun allows.
-  add(
-    "prod",
-    "request ids ≥ 0.98 × nothing on",
-    "bun",
-    ratio("prod", "webfw-ids", "webfw"),
-    (v) => v >= 0.98,
-  );
-  add(
-    "prod",
-    "request ids vs raw Bun echoing an id (≥ 0.98)",
-    "bun",
-    ratio("prod", "webfw-ids", "raw-ids"),
-    (v) => v >= 0.98,
-  );
-  add(
-    "prod",
-    "memory limit ≥ 0.95 × nothing on",
-    "bun",
-    ratio("prod", "webfw-limit", "webfw"),
-    (v) => v >= 0.95,
-  );
-  add(
-    "prod",
-    "memory limit vs raw Bun counting (≥ 0.95)",
-    "bun",
-    ratio("prod", "webfw-limit", "raw-limit"),
-    (v) => v >= 0.95,
-  );
+  const production: [string, string, string, number][] = [
+    ["request ids ≥ 0.98 × nothing on", "webfw-ids", "webfw", 0.98],
+    ["request ids vs raw Bun echoing an id (≥ 0.98)", "webfw-ids", "raw-ids", 0.98],
+    ["memory limit ≥ 0.95 × nothing on", "webfw-limit", "webfw", 0.95],
+    ["memory limit vs raw Bun counting (≥ 0.95)", "webfw-limit", "raw-limit", 0.95],
+  ];
+  for (const [target, variant, base, floor] of production) {
+    add("prod", target, "bun", ratio("prod", variant, base), (v) => v >= floor);
+  }
   return checks.filter((c) => results.some((r) => r.name === c.scenario));
 }
 

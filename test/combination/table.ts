@@ -827,10 +827,7 @@ export const FEATURES: Feature[] = [
               const user = who(request);
               request.background(async () => {
                 await Bun.sleep(50);
-                // Written aside, then renamed: the exchange never sees a half-written file.
-                const file = backgroundFile(token);
-                await Bun.write(`${file}.part`, `${user} ${request.id}`);
-                renameSync(`${file}.part`, file);
+                await leaveBackgroundMark(token, `${user} ${request.id}`);
               });
             }
             return { queued: true, user: who(request) };
@@ -840,18 +837,7 @@ export const FEATURES: Feature[] = [
         ctx.routeOptions,
       );
     },
-    async exchange(base, init) {
-      const token = crypto.randomUUID();
-      const query = [init.query, `token=${token}`].filter(Boolean).join("&");
-      const result = await httpExchange(base, featurePath("background"), { ...init, query });
-      const file = backgroundFile(token);
-      if (result.status === 200) {
-        for (let i = 0; i < 300 && !existsSync(file); i++) await Bun.sleep(10);
-        result.headers.set("x-task", existsSync(file) ? readFileSync(file, "utf8") : "missing");
-        rmSync(file, { force: true });
-      }
-      return result;
-    },
+    exchange: (base, init) => exchangeWithTask(base, featurePath("background"), init),
     verify(result) {
       expect(result.status).toBe(200);
       expect(JSON.parse(result.body)).toEqual({ queued: true, user: "ada" });
@@ -893,14 +879,12 @@ export const FEATURES: Feature[] = [
             const user = who(request);
             let finished = false;
             if (/^[0-9a-f-]{36}$/.test(token)) {
-              request.background(async () => {
-                const file = backgroundFile(token);
-                await Bun.write(
-                  `${file}.part`,
+              request.background(() =>
+                leaveBackgroundMark(
+                  token,
                   `${user} ${finished ? "after the body" : "before the body ended"}`,
-                );
-                renameSync(`${file}.part`, file);
-              });
+                ),
+              );
             }
             return (async function* () {
               yield `part-1 ${user}\n`;
@@ -914,18 +898,7 @@ export const FEATURES: Feature[] = [
         ctx.routeOptions,
       );
     },
-    async exchange(base, init) {
-      const token = crypto.randomUUID();
-      const query = [init.query, `token=${token}`].filter(Boolean).join("&");
-      const result = await httpExchange(base, featurePath("background-stream"), { ...init, query });
-      const file = backgroundFile(token);
-      if (result.status === 200) {
-        for (let i = 0; i < 300 && !existsSync(file); i++) await Bun.sleep(10);
-        result.headers.set("x-task", existsSync(file) ? readFileSync(file, "utf8") : "missing");
-        rmSync(file, { force: true });
-      }
-      return result;
-    },
+    exchange: (base, init) => exchangeWithTask(base, featurePath("background-stream"), init),
     verify(result) {
       expect(result.status).toBe(200);
       expect(result.body).toBe("part-1 ada\npart-2\n");
@@ -958,9 +931,33 @@ function registerTypedClientRoute(app: Webfw, ctx: FeatureContext) {
 }
 type TypedClientRoutes = { route: ReturnType<typeof registerTypedClientRoute> };
 
-/** Where the background row's task leaves its mark (the suite's app may run in other processes). */
+/** Where a background row's task leaves its mark (the suite's app may run in other processes). */
 function backgroundFile(token: string): string {
   return join(tmpdir(), `webfw-combination-background-${token}`);
+}
+
+/** Written aside, then renamed: the exchange never sees a half-written file. */
+async function leaveBackgroundMark(token: string, text: string): Promise<void> {
+  const file = backgroundFile(token);
+  await Bun.write(`${file}.part`, text);
+  renameSync(`${file}.part`, file);
+}
+
+/**
+ * A background row's exchange: the route gets a fresh token, and once it answered 200 the exchange
+ * waits for the task's mark and returns it as the `x-task` header (`missing` when it never came).
+ */
+async function exchangeWithTask(base: string, path: string, init: CallInit): Promise<Exchange> {
+  const token = crypto.randomUUID();
+  const query = [init.query, `token=${token}`].filter(Boolean).join("&");
+  const result = await httpExchange(base, path, { ...init, query });
+  const file = backgroundFile(token);
+  if (result.status === 200) {
+    for (let i = 0; i < 300 && !existsSync(file); i++) await Bun.sleep(10);
+    result.headers.set("x-task", existsSync(file) ? readFileSync(file, "utf8") : "missing");
+    rmSync(file, { force: true });
+  }
+  return result;
 }
 
 /** The identity's user, or "anonymous". */
