@@ -161,20 +161,12 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     // A path's 204/405 answers run the middlewares of its first route (its routers', its path's).
     if (!scopes.has(route.path)) scopes.set(route.path, { before: plan.before, after: plan.after });
     const limit = rateLimits.limitOf(chain, route);
-    // A per-request layer (request ids, a rate limit) needs JavaScript on every request.
-    const perRequest = app.config.requestId !== null || limit !== null;
     if (route.options.const) {
       const response = await constResponse(plan, config);
-      // No static response under a per-request layer, nor when spans or metrics are on: a request
-      // Bun answers without JavaScript would be missing from them (the const body is still made once).
-      const observed = observability.wrap !== null;
-      if (
-        plan.before.length === 0 &&
-        plan.after.length === 0 &&
-        plan.auth === null &&
-        !perRequest &&
-        !observed
-      ) {
+      // No static response when a layer must see each request: request ids, a rate limit, spans or
+      // metrics (a request Bun answers without JavaScript would be missing from them).
+      const perRequest = app.config.requestId !== null || limit !== null || observability.wrap !== null;
+      if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
         // Served by Bun itself, so the application's response headers are baked in once here.
         const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
         statics.set(`${route.method} ${route.path}`, withHeaderRules(response.clone(), rules));

@@ -15,7 +15,7 @@ import { Request } from "../http/request.ts";
 import { logger } from "../log/logger.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { HttpError } from "../response/errors.ts";
-import { copyResponse } from "../response/plain-text.ts";
+import { withHeader } from "../response/plain-text.ts";
 import type { DispatchContext, Dispatcher, Params } from "../serve/dispatch.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { addressResolver, trustedProxies } from "./client-address.ts";
@@ -217,16 +217,5 @@ function identityKey(
 }
 
 function stamp(response: WebResponse, policy: string, state: string): WebResponse {
-  // A WebSocket upgrade hands Bun no response (src/websocket/mount.ts).
-  if (response.status === 101) return response;
-  try {
-    response.headers.set("ratelimit-policy", policy);
-    response.headers.set("ratelimit", state);
-    return response;
-  } catch {
-    const copy = copyResponse(response);
-    copy.headers.set("ratelimit-policy", policy);
-    copy.headers.set("ratelimit", state);
-    return copy;
-  }
+  return withHeader(withHeader(response, "ratelimit-policy", policy), "ratelimit", state);
 }

@@ -40,6 +40,25 @@ export function withVisibleContentType(response: globalThis.Response): globalThi
 }
 
 /**
+ * `response` with `name: value` set on the finished answer, the way layers outside a route (request
+ * ids, rate limits) add theirs: for a header-less text answer this is the cheapest Bun has (cheaper
+ * than building it with a Headers object: docs/performance.md, "Headers after the fact"). Immutable
+ * headers (a response passed through from `fetch`) get a copy sharing the body; a WebSocket upgrade
+ * (status 101, src/websocket/install.ts) hands Bun no response, so nothing is written on it.
+ */
+export function withHeader(response: globalThis.Response, name: string, value: string): globalThis.Response {
+  if (response.status === 101) return response;
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = copyResponse(response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}
+
+/**
  * The one way the framework copies a Web response (a new status, no body for HEAD, headers to
  * change when the original's are immutable): the copy shares the body stream, has its own mutable
  * headers, and those carry a text answer's implied type, which `new Response(r.body, r)` would lose.
