@@ -109,8 +109,8 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
     { get: () => this.mcp, made: () => this.madeMcp !== null },
     {
       topics: () => this.topicHub(),
-      // With configureBroadcast (Redis), resource updates reach every process and machine through it.
-      shared: () => this.broadcastConfig !== null,
+      // With configureBroadcast (Redis), sessions and resource updates reach every process and machine.
+      redis: () => this.broadcastConfig,
     },
   );
   /**

@@ -72,6 +72,7 @@ export async function startServer(app: AppState, options: StartOptions): Promise
     });
     // Topics (src/topics/): connect the Redis relay before listening, so a bad redisUrl fails start().
     await app.topicHub().start(app.broadcastConfig);
+    for (const feature of built.features) await feature.starting?.();
     for (const handler of app.startupHandlers) await handler();
     server = listen(app, start, built, transport);
   } catch (error) {

@@ -19,6 +19,7 @@ import type { McpEngine } from "./engine-types.ts";
 import type { HttpConfig, SessionRelay } from "./http.ts";
 import { isLoopbackHost, normaliseOrigin } from "./origin-guard.ts";
 import type { ProcessRelay } from "./process-relay.ts";
+import type { RedisSessionRelay } from "./redis-sessions.ts";
 import {
   type PromptOptions,
   Registry,
@@ -106,14 +107,14 @@ export type PromptFn<S extends ArgShape, T extends AppTypes = NoAppTypes> = (
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
-/** The topic of resource updates on the app's hub (Redis relay). */
-const RESOURCE_UPDATES = "webfw:mcp:resources/updated";
-
-/** What MCP needs of the app's topic hub. */
-interface TopicPort {
+/** @internal What MCP needs of the app's topic hub (src/topics/hub.ts): resource updates. */
+export interface McpTopicPort {
   publish(topic: string, text: string): void;
   listen(topic: string, listener: (text: string) => void): () => void;
 }
+
+/** The topic of resource updates on the app's hub (Redis relay). */
+const RESOURCE_UPDATES = "webfw:mcp:resources/updated";
 
 function positiveInteger(value: number, name: string, allowZero = false): number {
   if (!Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) {
@@ -149,8 +150,9 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   private gate: GateConfig | null = null;
   private relay: SessionRelay | null = null;
   private processRelay: ProcessRelay | null = null;
+  private redisSessions: RedisSessionRelay | null = null;
   private relayStarting: Promise<void> | null = null;
-  private topics: TopicPort | null = null;
+  private topics: McpTopicPort | null = null;
   private unlistenTopics: (() => void) | null = null;
   private engine: Promise<McpEngine> | null = null;
 
@@ -229,7 +231,7 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
    * @internal With `configureBroadcast` (Redis): resource updates go through the app's topic hub,
    * so `notifyResourceUpdated` in any process of any machine reaches every subscribed session.
    */
-  useTopics(topics: TopicPort): void {
+  useTopics(topics: McpTopicPort): void {
     if (this.topics !== null) return;
     this.topics = topics;
     this.unlistenTopics = topics.listen(RESOURCE_UPDATES, (uri) => {
@@ -309,12 +311,32 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   }
 
   /**
-   * @internal Called once the server listens. In a `--processes` child, sessions get ids that name
-   * this process and requests for another process's sessions are relayed there (src/mcp/process-relay.ts).
+   * @internal Called before the server listens when the app configured Redis (`configureBroadcast`):
+   * sessions get ids that name this process, and a request for a session of another process, on
+   * this machine or another, is relayed to it through Redis (src/mcp/redis-sessions.ts).
+   */
+  async useRedisSessions(redis: { redisUrl: string; channel: string }): Promise<void> {
+    if (this.http.stateless || this.redisSessions !== null) return;
+    // Imported here: only an app with MCP and Redis needs it.
+    const { RedisSessionRelay } = await import("./redis-sessions.ts");
+    const relay = new RedisSessionRelay(redis.redisUrl, redis.channel, {
+      handle: (request, body) => this.handle(request, body),
+    });
+    await relay.start();
+    this.redisSessions = relay;
+    this.settings.newId = relay.newId;
+    this.relay = relay.relay;
+  }
+
+  /**
+   * @internal Called once the server listens. In a `--processes` child without Redis, sessions get
+   * ids that name this process and requests for another process's sessions are relayed there over
+   * a Unix socket (src/mcp/process-relay.ts).
    */
   listening(hostname: string): void {
     this.listeningOn(hostname);
-    if (this.relayStarting !== null || !isSupervisedChild() || this.http.stateless) return;
+    if (this.relayStarting !== null || this.redisSessions !== null) return;
+    if (!isSupervisedChild() || this.http.stateless) return;
     // Imported here: only a --processes child with MCP needs the relay (and its Unix socket).
     this.relayStarting = import("./process-relay.ts").then(({ ProcessRelay }) => {
       const relay = new ProcessRelay(process.ppid, process.env[CHILD_INDEX_ENV] ?? "0", {
@@ -345,6 +367,8 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
     this.relayStarting = null;
     this.processRelay?.stop();
     this.processRelay = null;
+    this.redisSessions?.stop();
+    this.redisSessions = null;
     this.relay = null;
     const engine = this.engine;
     this.engine = null;

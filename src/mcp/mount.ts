@@ -9,7 +9,7 @@ import type { Request } from "../http/request.ts";
 import type { Mount } from "../plan/mount.ts";
 import type { RouterTree } from "../plan/tree.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
-import type { Mcp } from "./index.ts";
+import type { Mcp, McpTopicPort } from "./index.ts";
 import type { RouteTool } from "./mount-extras.ts";
 
 export const MCP_PATH = "/mcp";
@@ -21,14 +21,11 @@ export interface McpMounted {
   routeTools: RouteTool[];
 }
 
-/** The app's topic hub (src/topics/hub.ts), as MCP uses it for resource updates. */
+/** The app's topic hub, as MCP uses it for resource updates, and its Redis. */
 export interface McpTopics {
-  topics: () => {
-    publish(topic: string, text: string): void;
-    listen(topic: string, fn: (text: string) => void): () => void;
-  };
-  /** Whether the hub reaches other processes and machines (Redis configured). */
-  shared: () => boolean;
+  topics: () => McpTopicPort;
+  /** Where the hub reaches other processes and machines (`configureBroadcast`), or null. */
+  redis: () => { redisUrl: string; channel: string } | null;
 }
 
 /** The app's `Mcp`, made (and its module loaded) on first use: `made()` is false until then. */
@@ -77,10 +74,13 @@ export function mcpMount(source: McpSource, hub?: McpTopics): Mount<McpMounted> 
             }
             context.table.set(MCP_PATH, methods);
           }
+          const redis = hub?.redis() ?? null;
           return {
+            // With Redis, sessions answer from every machine: its connections are made before listening.
+            starting: redis === null ? undefined : () => mcp.useRedisSessions(redis),
             // The DNS-rebinding default applies on loopback: MCP needs to know where the server listens.
             listening: (server) => {
-              if (hub?.shared()) mcp.useTopics(hub.topics());
+              if (redis !== null) mcp.useTopics(hub?.topics() as McpTopicPort);
               mcp.listening(server.hostname ?? "");
             },
             // Open GET streams would hold the server open: every session ends before the drain.

@@ -9,8 +9,8 @@
  * sessions it opens (`p<slot>.<uuid>`). A request for a session of another
  * slot is passed, headers and body as they came, to that slot's socket, and
  * the answer (JSON or a live SSE stream) is passed back. Resource-update
- * notifications go to every slot the same way. Across machines there is no
- * such path: docs/mcp.md says what needs sticky routing (or stateless mode).
+ * notifications go to every slot the same way. Across machines (with Redis
+ * configured) src/mcp/redis-sessions.ts does this job instead.
  */
 
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
@@ -19,8 +19,8 @@ import { join } from "node:path";
 import type { Server } from "bun";
 import { Request } from "../http/request.ts";
 import type { SessionRelay } from "./http.ts";
+import { RELAYED_HEADER as RELAYED } from "./relay-header.ts";
 
-const RELAYED = "x-webfw-mcp-relayed";
 const NOTIFY_PATH = "/__webfw_mcp/notify";
 
 /** The socket folder of this supervisor's processes. */

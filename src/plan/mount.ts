@@ -64,6 +64,11 @@ export interface MountContext {
 export interface MountedFeature<E = unknown> {
   /** Bun's `websocket` handler; at most one feature gives one. */
   websocket?: WebSocketHandler<unknown>;
+  /**
+   * Before the server listens, after the topic hub connected: connect what requests will need.
+   * A rejection stops `start()` (nothing listens), as a bad `redisUrl` does.
+   */
+  starting?(): Promise<void>;
   /** The server listens (also what it listens on: `server.hostname`). */
   listening?(server: Server<unknown>): void;
   /** The server is stopping: close what would hold it open (before in-flight requests drain). */

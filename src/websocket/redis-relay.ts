@@ -1,13 +1,9 @@
-import { RedisClient } from "bun";
+import type { RedisClient } from "bun";
+import { closeClients, lastingClient, probeRedis, redactUrl } from "../topics/redis-connection.ts";
 import type { WebSocketErrorLogger } from "./lifecycle.ts";
 
 /** Delivers a broadcast to this process's clients of a topic. */
 export type LocalDelivery = (topic: string, text: string) => void;
-
-/** How long the first connection may take before `start()` fails. */
-const CONNECT_TIMEOUT_MS = 5000;
-/** Pause before connecting again once Bun's own reconnection gave up. */
-const RETRY_MS = 2000;
 
 /**
  * Carries broadcasts between processes over one Redis pub/sub channel (Bun's
@@ -40,12 +36,10 @@ export class RedisRelay {
   /** Connects and subscribes; rejects (and the app's `start()` fails) when Redis cannot be reached. */
   async start(deliver: LocalDelivery): Promise<void> {
     this.deliver = deliver;
-    // A first attempt without retries fails fast and clearly on a wrong URL, port or password.
-    const probe = new RedisClient(this.url, { autoReconnect: false, connectionTimeout: CONNECT_TIMEOUT_MS });
     try {
-      await probe.connect();
-      this.publisher = this.client();
-      this.subscriber = this.client();
+      await probeRedis(this.url);
+      this.publisher = lastingClient(this.url, () => this.stopped);
+      this.subscriber = lastingClient(this.url, () => this.stopped);
       await Promise.all([this.publisher.connect(), this.subscriber.connect()]);
       await this.subscriber.subscribe(this.channel, this.listener);
     } catch (error) {
@@ -53,8 +47,6 @@ export class RedisRelay {
       throw new Error(
         `WebSocket broadcast: cannot use Redis at ${redactUrl(this.url)}: ${(error as Error).message}`,
       );
-    } finally {
-      probe.close();
     }
     this.subscriber.onconnect = () => void this.resubscribe();
   }
@@ -81,32 +73,9 @@ export class RedisRelay {
 
   stop(): void {
     this.stopped = true;
-    for (const client of [this.subscriber, this.publisher]) {
-      if (client) client.onclose = null;
-      client?.close();
-    }
+    closeClients(this.subscriber, this.publisher);
     this.subscriber = null;
     this.publisher = null;
-  }
-
-  /** A client that reconnects on its own, and again after Bun gives up, until `stop()`. */
-  private client(): RedisClient {
-    // No offline queue: during an outage, publishing fails at once instead of buffering without bound.
-    const client = new RedisClient(this.url, {
-      enableOfflineQueue: false,
-      connectionTimeout: CONNECT_TIMEOUT_MS,
-    });
-    client.onclose = () => {
-      if (!this.stopped) setTimeout(() => this.reconnect(client), RETRY_MS).unref();
-    };
-    return client;
-  }
-
-  private reconnect(client: RedisClient): void {
-    if (this.stopped || client.connected) return;
-    client.connect().catch(() => {
-      if (!this.stopped) setTimeout(() => this.reconnect(client), RETRY_MS).unref();
-    });
   }
 
   /** The server forgot the subscription with the connection; dropping the local one first avoids a double listener. */
@@ -133,9 +102,4 @@ export class RedisRelay {
     if (origin === this.origin || typeof topic !== "string" || typeof text !== "string") return;
     this.deliver(topic, text);
   }
-}
-
-/** The URL without its password, for error messages. */
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
 }

@@ -16,6 +16,8 @@ const app = new Webfw(import.meta.path, {
   errors: "problem",
   compression: { threshold: 0 },
 });
+// The two-machine run mode (combination.test.ts) shares a Redis: broadcasts, MCP sessions, rate limits.
+if (process.env.REDIS_URL) app.configureBroadcast({ redisUrl: process.env.REDIS_URL });
 for (const layer of LAYERS) layer.install(app);
 for (const feature of FEATURES) {
   feature.register(app, {

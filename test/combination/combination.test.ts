@@ -7,8 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import type { Subprocess } from "bun";
 import { freePort, REPO, runCli, tempDir, testEnv, tryGet, waitFor } from "../cli/helpers.ts";
+import { type Balancer, startBalancer } from "../helpers/balancer.ts";
 import { startOtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { startRedis } from "../helpers/redis.ts";
 import { findProgram } from "../helpers/system-program.ts";
 import { makeCert, type TestCert } from "../helpers/tls.ts";
 import {
@@ -27,6 +30,12 @@ interface RunMode {
   name: string;
   /** The server speaks TLS (and HTTP/2): the clients use https, wss and fetch over HTTP/2. */
   tls?: boolean;
+  /**
+   * Two servers standing in for two machines, sharing a real redis-server (`REDIS_URL`), behind a
+   * balancer without sticky routing (test/helpers/balancer.ts); every request opens its own
+   * connection, so consecutive requests reach different machines.
+   */
+  machines?: boolean;
   /** The command that serves the app on `port`. */
   command(port: number): Promise<string[]>;
 }
@@ -81,6 +90,11 @@ const ALL_MODES: RunMode[] = [
       ];
     },
   },
+  {
+    name: "two machines + Redis",
+    machines: true,
+    command: async (port) => [process.execPath, APP, "--port", String(port)],
+  },
 ];
 
 // The https mode makes its certificate with openssl (test/helpers/tls.ts): without it, skipped with
@@ -89,6 +103,17 @@ if (findProgram("openssl") === null && process.env.CI !== "true") {
   console.log('skipped "combination: https + http2": openssl is not installed (apt-get install openssl)');
   ALL_MODES.splice(
     ALL_MODES.findIndex((mode) => mode.tls === true),
+    1,
+  );
+}
+
+// The two-machine mode needs redis-server; the same rule.
+if (findProgram("redis-server") === null && process.env.CI !== "true") {
+  console.log(
+    'skipped "combination: two machines + Redis": redis-server is not installed (apt-get install redis-server)',
+  );
+  ALL_MODES.splice(
+    ALL_MODES.findIndex((mode) => mode.machines === true),
     1,
   );
 }
@@ -110,34 +135,62 @@ async function onceMoreIfHeldBack(cell: string, run: () => Promise<void>): Promi
 for (const mode of MODES) {
   describe(`combination: ${mode.name}`, () => {
     let base = "";
-    let proc: ReturnType<typeof Bun.spawn> | null = null;
+    let backends: string[] = [];
+    const procs: ReturnType<typeof Bun.spawn>[] = [];
     let stderr = "";
+    let redis: Subprocess | null = null;
+    let balancer: Balancer | null = null;
     beforeAll(async () => {
       // Describe blocks run one after the other: the clients follow this mode's transport.
       clientTransport.tls = mode.tls === true;
-      const port = freePort();
-      const child = Bun.spawn(await mode.command(port), {
-        cwd: REPO,
-        env: testEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "100" }),
-        stdout: "ignore",
-        stderr: "pipe",
-      });
-      proc = child;
-      void new Response(child.stderr).text().then((text) => {
-        stderr = text;
-      });
-      base = `${mode.tls ? "https" : "http"}://127.0.0.1:${port}`;
-      observed.base = base;
+      clientTransport.fresh = mode.machines === true;
+      const env: Record<string, string> = {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: "100",
+      };
+      if (mode.machines) {
+        const started = await startRedis();
+        redis = started.process;
+        env.REDIS_URL = started.url;
+      }
+      const ports = mode.machines ? [freePort(), freePort()] : [freePort()];
+      const scheme = mode.tls ? "https" : "http";
+      for (const port of ports) {
+        const child = Bun.spawn(await mode.command(port), {
+          cwd: REPO,
+          env: testEnv(env),
+          stdout: "ignore",
+          stderr: "pipe",
+        });
+        procs.push(child);
+        void new Response(child.stderr).text().then((text) => {
+          stderr += text;
+        });
+      }
+      backends = ports.map((port) => `${scheme}://127.0.0.1:${port}`);
       const probe = (mode.tls ? { tls: { rejectUnauthorized: false } } : {}) as RequestInit;
-      await waitFor(() => tryGet(`${base}/f/json`, probe), 30_000, `${mode.name} to listen`).catch(
-        (error) => {
-          throw new Error(`${error}\n${stderr}`);
-        },
-      );
+      for (const backend of backends) {
+        await waitFor(() => tryGet(`${backend}/f/json`, probe), 30_000, `${mode.name} to listen`).catch(
+          (error) => {
+            throw new Error(`${error}\n${stderr}`);
+          },
+        );
+      }
+      if (mode.machines) {
+        balancer = startBalancer(ports.map((port) => ({ hostname: "127.0.0.1", port })));
+        base = balancer.url;
+      } else {
+        base = backends[0] as string;
+      }
+      // Each machine has its own /metrics: the observability column sums them.
+      observed.scraped = backends;
     }, 120_000);
     afterAll(async () => {
-      proc?.kill("SIGTERM");
-      await proc?.exited;
+      for (const proc of procs) proc.kill("SIGTERM");
+      for (const proc of procs) await proc.exited;
+      balancer?.stop();
+      redis?.kill();
+      clientTransport.fresh = false;
     });
 
     for (const feature of FEATURES) {
@@ -162,12 +215,16 @@ for (const mode of MODES) {
       }
     }
 
-    test("the server is still healthy after every cell", async () => {
-      const response = await fetch(`${base}/f/json`, {
-        headers: { authorization: `Bearer ${TOKEN}` },
-        ...(mode.tls ? { tls: { rejectUnauthorized: false } } : {}),
-      } as RequestInit);
-      expect(response.status).toBe(200);
+    test("the server (every machine) is still healthy after every cell", async () => {
+      for (const backend of backends) {
+        const response = await fetch(`${backend}/f/json`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+          ...(mode.tls ? { tls: { rejectUnauthorized: false } } : {}),
+        } as RequestInit);
+        expect(response.status).toBe(200);
+      }
+      // Behind the balancer, both machines really served cells.
+      if (balancer) for (const count of balancer.counts) expect(count).toBeGreaterThan(50);
     });
   });
 }

@@ -3,7 +3,8 @@
  *
  * The app in ./app.ts registers every FEATURE row below and installs every LAYER at once;
  * combination.test.ts starts that app once per run mode (inline, `--workers 2`,
- * `--processes 2`, compiled binary) and runs one test per (feature, layer) cell against it.
+ * `--processes 2`, compiled binary, https + HTTP/2, two machines sharing a Redis behind a
+ * non-sticky balancer) and runs one test per (feature, layer) cell against it.
  *
  * ## Adding a feature (one row)
  * Append an object to `FEATURES`:
@@ -34,6 +35,7 @@ import {
   HttpError,
   Identity,
   installPair,
+  RedisStore,
   type Request,
   type RouteOptions,
   SubRouter,
@@ -137,12 +139,12 @@ export const featurePath = (name: string) => `/f/${name}`;
  * The test's certificate is self-signed, so the clients do not verify it there; curl
  * checks certificates in test/transport/.
  */
-export const clientTransport: { tls: boolean } = { tls: false };
+export const clientTransport: { tls: boolean; fresh: boolean } = { tls: false, fresh: false };
 
 function fetchTransport(): RequestInit {
-  return clientTransport.tls
-    ? ({ protocol: "http2", tls: { rejectUnauthorized: false } } as RequestInit)
-    : {};
+  if (clientTransport.tls) return { protocol: "http2", tls: { rejectUnauthorized: false } } as RequestInit;
+  // Behind the two-machine balancer every request opens its own connection, so requests alternate machines.
+  return clientTransport.fresh ? { keepalive: false } : {};
 }
 
 function url(base: string, path: string, query?: string): string {
@@ -725,6 +727,8 @@ export const FEATURES: Feature[] = [
             limit: 1,
             windowMs: 60_000,
             key: (request: Request) => request.headers.get("x-limit-key"),
+            // Two machines (REDIS_URL set) share one count, as a deployment behind a balancer would.
+            ...(process.env.REDIS_URL ? { store: new RedisStore({ url: process.env.REDIS_URL }) } : {}),
           },
         },
       );
@@ -1163,16 +1167,22 @@ LAYERS.push(compressionLayer);
  * Worker. Each cell continues a client trace and finds its server span (a child of the client's
  * span, with the status the client got) and the request counted in the one-scrape `/metrics`.
  */
-export const observed: { receiver: OtlpReceiver | null; base: string } = { receiver: null, base: "" };
+export const observed: { receiver: OtlpReceiver | null; scraped: string[] } = { receiver: null, scraped: [] };
 
+/** The features' requests counted by every scraped server (each machine has its own `/metrics`). */
 async function requestCount(): Promise<number> {
-  const response = await fetch(`${observed.base}/metrics`, fetchTransport());
-  expect(response.status).toBe(200);
   let total = 0;
-  for (const line of (await response.text()).split("\n")) {
-    // The scrapes themselves are counted too: only the features' requests are summed.
-    if (line.startsWith("http_server_request_duration_seconds_count{") && !line.includes('route="/metrics"'))
-      total += Number(line.slice(line.lastIndexOf(" ") + 1));
+  for (const base of observed.scraped) {
+    const response = await fetch(`${base}/metrics`, fetchTransport());
+    expect(response.status).toBe(200);
+    for (const line of (await response.text()).split("\n")) {
+      // The scrapes themselves are counted too: only the features' requests are summed.
+      if (
+        line.startsWith("http_server_request_duration_seconds_count{") &&
+        !line.includes('route="/metrics"')
+      )
+        total += Number(line.slice(line.lastIndexOf(" ") + 1));
+    }
   }
   return total;
 }

@@ -16,7 +16,7 @@ import {
 import { launchProgram, type Program, pidOf, waitFor } from "../faults/spawn.ts";
 import { runInspector } from "../helpers/inspector.ts";
 
-const APP = join(import.meta.dir, "fixtures/processes-app.ts");
+const APP = join(import.meta.dir, "../../examples/mcp-cluster.ts");
 let program: Program;
 const clients: Client[] = [];
 
