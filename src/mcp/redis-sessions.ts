@@ -245,7 +245,12 @@ export class RedisSessionRelay {
     const got = await head;
     if (got === null || got.whole !== undefined) request.raw.signal.removeEventListener("abort", left);
     if (got === null) return null;
-    const headers = new Headers(got.headers);
+    let headers: Headers;
+    try {
+      headers = new Headers(got.headers);
+    } catch {
+      return unavailable(); // a head no relay of ours wrote (a header name Headers refuses)
+    }
     headers.delete("content-length"); // Bun sets the framing itself
     return new Response(got.whole === undefined ? stream : (got.whole as Uint8Array<ArrayBuffer>), {
       status: got.status,

@@ -17,7 +17,7 @@ import {
   CreateMessageRequestSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Subprocess } from "bun";
+import { RedisClient, type Subprocess } from "bun";
 import { launchProgram, type Program, waitFor } from "../faults/spawn.ts";
 import { balancingFetch, roundRobinFetch } from "../helpers/balancer.ts";
 import { spawnRedis, startRedis, untilRedisAnswers } from "../helpers/redis.ts";
@@ -310,6 +310,50 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "MCP sess
     });
     expect(hidden.status).toBe(404);
     expect((await call(a.url, sessionOf(client), 3, "pid")).status).toBe(200);
+  }, 30_000);
+
+  test("garbage on a node's channel is ignored: the node keeps serving and relaying", async () => {
+    const [a, b] = programs as [Program, Program];
+    const session = await initializeOn(a.url);
+    const node = /^r([0-9a-f]{16})\./.exec(session)?.[1] as string;
+    const publisher = new RedisClient(redisUrl);
+    try {
+      const channel = `webfw:broadcast:mcp:${node}`;
+      const garbage = [
+        "not json",
+        "null",
+        "[]",
+        JSON.stringify({ t: "req" }),
+        JSON.stringify({ t: "req", id: "x", from: "nothex", method: "POST", path: "/mcp", headers: [] }),
+        JSON.stringify({
+          t: "req",
+          id: "y",
+          from: "0123456789abcdef",
+          method: "POST",
+          path: "mcp",
+          headers: [],
+        }),
+        JSON.stringify({
+          t: "req",
+          id: "z",
+          from: "0123456789abcdef",
+          method: "GET",
+          path: "/mcp",
+          headers: [["bad header", "x"]],
+        }),
+        JSON.stringify({ t: "head", id: "unknown", status: 200, headers: [] }),
+        JSON.stringify({ t: "data", id: "unknown", bytes: 42 }),
+        JSON.stringify({ t: "cancel", id: 7 }),
+      ];
+      for (const message of garbage) expect(await publisher.publish(channel, message)).toBe(1);
+    } finally {
+      publisher.close();
+    }
+    await Bun.sleep(100);
+    const relayed = await call(b.url, session, 1, "pid");
+    expect(relayed.status).toBe(200);
+    expect(await relayed.text()).toContain('"id":1');
+    expect((await fetch(`${a.url}/health`)).status).toBe(200);
   }, 30_000);
 
   test("an owner that dies: its relayed stream ends, and its session answers 404 elsewhere", async () => {
