@@ -80,7 +80,7 @@ export function mcpMount(source: McpSource, hub?: McpTopics): Mount<McpMounted> 
             starting: redis === null ? undefined : () => mcp.useRedisSessions(redis),
             // The DNS-rebinding default applies on loopback: MCP needs to know where the server listens.
             listening: (server) => {
-              if (redis !== null) mcp.useTopics(hub?.topics() as McpTopicPort);
+              if (redis !== null && hub) mcp.useTopics(hub.topics());
               mcp.listening(server.hostname ?? "");
             },
             // Open GET streams would hold the server open: every session ends before the drain.
