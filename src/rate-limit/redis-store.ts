@@ -6,6 +6,7 @@
  * know the script yet, e.g. after a restart).
  */
 import { RedisClient } from "bun";
+import { redactUrl } from "../topics/redis-connection.ts";
 import type { Hit, RateLimitStore } from "./store.ts";
 
 const SCRIPT = `
@@ -93,7 +94,7 @@ export class RedisStore implements RateLimitStore {
   private connect(): Promise<RedisClient> {
     if (this.connecting !== null) return this.connecting;
     if (performance.now() < this.retryAt) {
-      return Promise.reject(new RedisStoreError(`Redis at ${this.url} is unreachable`));
+      return Promise.reject(new RedisStoreError(`Redis at ${redactUrl(this.url)} is unreachable`));
     }
     // No offline queue: a command on a lost connection fails at once instead of waiting in memory.
     const client = new RedisClient(this.url, {
@@ -116,7 +117,7 @@ export class RedisStore implements RateLimitStore {
         this.retryAt = performance.now() + RETRY_MS;
         client.close();
         throw new RedisStoreError(
-          `Redis at ${this.url} is unreachable: ${(error as Error)?.message ?? error}`,
+          `Redis at ${redactUrl(this.url)} is unreachable: ${(error as Error)?.message ?? error}`,
         );
       })
       .finally(() => {
