@@ -62,6 +62,11 @@ const ALL_MODES: RunMode[] = [
     command: async (port) => [process.execPath, APP, "--port", String(port), "--processes", "2"],
   },
   {
+    // The dev reloader (a watcher process restarting one serving child) with Bun's development mode.
+    name: "--dev",
+    command: async (port) => [process.execPath, APP, "--port", String(port), "--dev"],
+  },
+  {
     name: "compiled binary",
     async command(port) {
       tmp ??= tempDir("combination");

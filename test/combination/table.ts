@@ -3,8 +3,8 @@
  *
  * The app in ./app.ts registers every FEATURE row below and installs every LAYER at once;
  * combination.test.ts starts that app once per run mode (inline, `--workers 2`,
- * `--processes 2`, compiled binary, https + HTTP/2, two machines sharing a Redis behind a
- * non-sticky balancer) and runs one test per (feature, layer) cell against it.
+ * `--processes 2`, `--dev`, compiled binary, https + HTTP/2, two machines sharing a Redis behind
+ * a non-sticky balancer) and runs one test per (feature, layer) cell against it.
  *
  * ## Adding a feature (one row)
  * Append an object to `FEATURES`:
