@@ -43,7 +43,7 @@ export { RedisStore, RedisStoreError, type RedisStoreOptions } from "./rate-limi
 export type { Hit, RateLimitStore } from "./rate-limit/store.ts";
 export type { RequestIdOptions } from "./request-id/options.ts";
 export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } from "./response/bodies.ts";
-export { BadRequestError, HttpError, WebSocketDisconnect } from "./response/errors.ts";
+export { BadRequestError, HttpError, ValidationError, WebSocketDisconnect } from "./response/errors.ts";
 export { Response } from "./response/response.ts";
 export {
   type AfterMiddleware,
@@ -71,6 +71,7 @@ export type {
   CloseHandler,
   ConnectHandler,
   Message as WebSocketMessage,
+  MessageSchemas as WebSocketMessageSchemas,
   WebSocket,
   WebSocketDeps,
   WebSocketHandler,

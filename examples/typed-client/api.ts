@@ -90,3 +90,28 @@ export const deleteNote = notesApi.delete(
 );
 
 export const noteChanges = notesApi.get("/changes", (request) => sse(changes(request.raw.signal)));
+
+/** Which note each client is editing (by name), as last reported. */
+const editing = new Map<string, number | null>();
+
+/**
+ * Clients report which note they are editing and get back who is editing what. The messages are
+ * declared with schemas: checked on the server (a message that does not match closes the
+ * connection with 1007; what the handler sends is checked too) and typed in the client
+ * (`api.ws("/api/notes/editing")`).
+ */
+export const editingSocket = notesApi
+  .websocket("/editing", async (ws) => {
+    for (;;) {
+      const report = await ws.receiveJson<{ name: string; note: number | null }>();
+      editing.set(report.name, report.note);
+      await ws.sendJson({ editors: Object.fromEntries(editing), at: Date.now() });
+    }
+  })
+  .messages({
+    client: z.object({
+      name: z.string().trim().min(1).max(40),
+      note: z.number().int().min(1).nullable().default(null),
+    }),
+    server: z.object({ editors: z.record(z.string(), z.number().int().nullable()), at: z.number() }),
+  });

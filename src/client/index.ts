@@ -2,6 +2,8 @@
  * `webfw/client`: a typed client for webfw apps, for browsers, Bun and Node
  * (docs/client.md). Imports nothing of the server at run time.
  */
+
+export type { ArgsInput } from "../args/input-types.ts";
 export type { RawCallInput } from "./call.ts";
 export { ClientInputError } from "./call.ts";
 export {
@@ -15,7 +17,6 @@ export {
 export type { Jsonify } from "./json-type.ts";
 export { ResponseStream } from "./response-stream.ts";
 export type {
-  ArgsInput,
   CallInput,
   CallOptions,
   ClientData,

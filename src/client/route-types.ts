@@ -9,8 +9,7 @@
  * out only when a call names its path.
  */
 
-import type { StandardSchemaV1 } from "../args/standard-schema.ts";
-import type { ArgSpec, Defaulted, ObjectSpec } from "../args/t.ts";
+import type { ArgsInput, ArgValue, BodyInput, Flat, RequiredArgs } from "../args/input-types.ts";
 import type { Renderable } from "../response/bodies.ts";
 import type { Response as WebfwResponse } from "../response/response.ts";
 import type { HttpMethod, JoinPath, PathParamsOf } from "../router/route.ts";
@@ -68,40 +67,6 @@ type ShapeOf<R> =
 
 // ---------------------------------------------------------------- input
 
-type ArgValue<S> = S extends ArgSpec<infer T> ? T : S extends StandardSchemaV1<unknown, infer O> ? O : never;
-type StandardInput<S> = S extends { readonly "~standard": { readonly types?: infer Types } }
-  ? NonNullable<Types> extends { readonly input: infer I }
-    ? I
-    : unknown
-  : unknown;
-
-/** An argument the client may leave out: defaulted, optional, a list (absent is `[]`), or a schema that accepts `undefined`. */
-type MayOmit<S> = S extends Defaulted
-  ? true
-  : S extends ArgSpec<infer T>
-    ? undefined extends T
-      ? true
-      : T extends readonly unknown[]
-        ? true
-        : false
-    : undefined extends ArgValue<S>
-      ? true
-      : unknown extends StandardInput<S>
-        ? false
-        : undefined extends StandardInput<S>
-          ? true
-          : false;
-
-/** Names of the arguments a client must send. */
-type RequiredArgs<A> = { [K in keyof A]: MayOmit<A[K]> extends true ? never : K }[keyof A];
-
-/** What a client sends for an argument shape: each value as the handler will see it (sent as a string). */
-export type ArgsInput<A> = Flat<
-  { [K in RequiredArgs<A>]: ArgValue<A[K]> } & { [K in Exclude<keyof A, RequiredArgs<A>>]?: ArgValue<A[K]> }
->;
-
-type Flat<T> = { [K in keyof T]: T[K] } & {};
-
 type ArgsOf<O> = O extends { args: infer A } ? A : Record<never, never>;
 type ParamName<Path extends string> = keyof PathParamsOf<Path>;
 
@@ -109,15 +74,6 @@ type ParamName<Path extends string> = keyof PathParamsOf<Path>;
 type ParamsInput<Path extends string, A> = {
   [K in ParamName<Path>]: K extends keyof A ? ArgValue<A[K]> : string | number;
 };
-
-// Standard Schema first: a zod object compared structurally with `ObjectSpec` costs far more.
-type BodyInput<S> = S extends { readonly "~standard": unknown }
-  ? StandardInput<S>
-  : S extends ObjectSpec<infer Shape>
-    ? ArgsInput<Shape>
-    : S extends ArgSpec<infer V>
-      ? V
-      : unknown;
 
 /** Everything a call may also carry, whatever the route. */
 export interface CallOptions {

@@ -5,8 +5,8 @@
  * (Bun's table) and src/serve/fallback.ts (everything else).
  */
 import type { Server } from "bun";
-import { isStandardSchema, issuePath } from "../args/standard-schema.ts";
-import { ArgError, type ArgSpec, ObjectSpec } from "../args/t.ts";
+import type { ArgSpec } from "../args/t.ts";
+import { validateJson } from "../args/validate-json.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import { afterResponse } from "../background/after-response.ts";
 import type { FormLimits } from "../body/forms.ts";
@@ -327,28 +327,9 @@ async function validateBody(request: Request, schema: BodySchema<unknown>): Prom
   }
   // Invalid JSON is a BadRequestError from request.json(): 400, not a validation issue.
   const input = form ? request.formData : request.json();
-  if (isStandardSchema(schema)) {
-    const result = await schema["~standard"].validate(input);
-    if (result.issues) {
-      throw unprocessable(result.issues.map((issue) => ({ path: issuePath(issue), message: issue.message })));
-    }
-    return result.value;
-  }
-  if (schema instanceof ObjectSpec) {
-    const result = schema.validate(input);
-    if ("issues" in result) throw unprocessable(result.issues);
-    return result.value;
-  }
-  try {
-    return schema.fromJson(input, "body");
-  } catch (error) {
-    if (error instanceof ArgError) throw unprocessable([{ path: error.argument, message: error.message }]);
-    throw error;
-  }
-}
-
-function unprocessable(issues: { path: string; message: string }[]): ValidationError {
-  return new ValidationError(issues);
+  const result = await validateJson(schema, input, "body");
+  if ("issues" in result) throw new ValidationError(result.issues);
+  return result.value;
 }
 
 /**

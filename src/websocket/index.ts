@@ -1,4 +1,5 @@
 export type { Message } from "./inbox.ts";
+export type { MessageSchemas } from "./message-schemas.ts";
 export {
   type BroadcastOptions,
   checkBroadcastOptions,

@@ -1,4 +1,4 @@
-import { BadRequestError, HttpError, WebSocketDisconnect } from "../response/errors.ts";
+import { BadRequestError, HttpError, ValidationError, WebSocketDisconnect } from "../response/errors.ts";
 import type { WebSocketDeps, WebSocketRoute } from "./route.ts";
 import { isSendableCloseCode, type WebSocket } from "./websocket.ts";
 
@@ -49,8 +49,9 @@ export async function runCloseHandlers(
 
 /**
  * Maps an error that ended a handler to a close code: a disconnect ends it
- * quietly; bad client input (`BadRequestError`, e.g. invalid JSON) closes with
- * 1007, another 4xx `HttpError` with 1008, both with the message as reason;
+ * quietly; bad client input (`BadRequestError`, e.g. invalid JSON, or a
+ * `ValidationError` from a message schema) closes with 1007, another 4xx
+ * `HttpError` with 1008, both with the message (the first issue) as reason;
  * anything else is logged and closes with 1011 without details.
  */
 export async function closeOnError(
@@ -67,6 +68,9 @@ export async function closeOnError(
     await ws.close(isSendableCloseCode(error.code) ? error.code : 1000, error.reason);
   } else if (error instanceof BadRequestError) {
     await ws.close(1007, error.message);
+  } else if (error instanceof ValidationError) {
+    // A message that does not match the route's client schema: inconsistent payload, as bad JSON is.
+    await ws.close(1007, closeReason(error));
   } else if (error instanceof HttpError && error.status < 500) {
     await ws.close(1008, error.message);
   } else {
@@ -77,4 +81,18 @@ export async function closeOnError(
 
 function depsOf(ws: WebSocket): WebSocketDeps {
   return { globalDependencies: ws.globalDependencies, routerDependencies: ws.routerDependencies };
+}
+
+/** A close frame's reason holds at most 123 bytes (RFC 6455 §5.5). */
+const MAX_REASON_BYTES = 123;
+
+/** `invalid message: text: Required (+2 more)`, cut to what a close frame holds. */
+function closeReason(error: ValidationError): string {
+  const [first, ...rest] = error.issues;
+  const issue = first === undefined ? "" : first.path ? `${first.path}: ${first.message}` : first.message;
+  const reason = `invalid message: ${issue}${rest.length > 0 ? ` (+${rest.length} more)` : ""}`;
+  const bytes = new TextEncoder().encode(reason);
+  if (bytes.byteLength <= MAX_REASON_BYTES) return reason;
+  // Cut on a character boundary: a reason must be valid UTF-8.
+  return `${new TextDecoder().decode(bytes.subarray(0, MAX_REASON_BYTES - 3)).replace(/\uFFFD$/, "")}...`;
 }

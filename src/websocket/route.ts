@@ -1,5 +1,8 @@
+import type { BodyInput, SchemaOutput } from "../args/input-types.ts";
 import type { ArgShape } from "../args/t.ts";
-import { type EmptyArgs, patternParams } from "../router/route.ts";
+import { isBodySchema } from "../args/validate-json.ts";
+import { type BodySchema, type EmptyArgs, patternParams } from "../router/route.ts";
+import type { MessageSchemas } from "./message-schemas.ts";
 import { topicOf } from "./topic.ts";
 import type { WebSocket } from "./websocket.ts";
 
@@ -70,6 +73,8 @@ export class WebSocketRoute<
   /** @internal */ readonly options: WebSocketRouteOptions<ArgShape>;
   /** @internal */ readonly connectHandlers: ConnectHandler<P, A>[] = [];
   /** @internal */ readonly closeHandlers: CloseHandler<P, A>[] = [];
+  /** @internal Message schemas checked at run time (`messages({ client, server })`); null when none. */
+  schemas: MessageSchemas | null = null;
 
   constructor(path: string, handler: WebSocketHandler<P, A>, options: WebSocketRouteOptions<ArgShape> = {}) {
     if (typeof handler !== "function") throw new TypeError(`handler of WebSocket ${path} is not a function`);
@@ -91,11 +96,39 @@ export class WebSocketRoute<
   /**
    * Declares the messages of this route for a typed client (`webfw/client`): `Client` is what
    * clients send, `Server` what the handler sends (as JSON, or text when it is a string type).
-   * Types only, nothing is checked at run time: validate what `ws.receiveJson()` gives
-   * (`schema.parse(...)`). `export const chat = app.websocket(…).messages<ChatIn, ChatOut>()`.
+   * Types only: `messages<ChatIn, ChatOut>()`. Give schemas instead to have them checked at run
+   * time too, types inferred from them: `messages({ client: ChatIn, server: ChatOut })` (zod,
+   * valibot, arktype or a `t` spec); `ws.receiveJson()` then returns the validated value (a
+   * mismatch throws `ValidationError`, which closes the connection with 1007 when uncaught) and
+   * `ws.sendJson(value)` checks what the handler sends.
    */
-  messages<C, S>(): WebSocketRoute<P, A, Path, Prefix, Args, C, S> {
-    return this as unknown as WebSocketRoute<P, A, Path, Prefix, Args, C, S>;
+  messages<C, S>(): WebSocketRoute<P, A, Path, Prefix, Args, C, S>;
+  messages<CS = undefined, SS = undefined>(schemas: {
+    client?: CS & BodySchema<unknown>;
+    server?: SS & BodySchema<unknown>;
+  }): WebSocketRoute<
+    P,
+    A,
+    Path,
+    Prefix,
+    Args,
+    [CS] extends [undefined] ? unknown : BodyInput<CS>,
+    [SS] extends [undefined] ? unknown : SchemaOutput<SS>
+  >;
+  messages(schemas?: MessageSchemas): this {
+    if (schemas === undefined) return this;
+    if (typeof schemas !== "object" || schemas === null)
+      throw new TypeError(`messages of WebSocket ${this.path}: give { client?, server? } schemas`);
+    for (const side of ["client", "server"] as const) {
+      const schema = schemas[side];
+      if (schema !== undefined && !isBodySchema(schema)) {
+        throw new TypeError(
+          `messages of WebSocket ${this.path}: ${side} must be a Standard Schema or a t spec`,
+        );
+      }
+    }
+    this.schemas = { client: schemas.client, server: schemas.server };
+    return this;
   }
 
   /** Adds a connect handler (several run in registration order). */

@@ -98,6 +98,7 @@ export class WebSocketRuntime implements Broadcaster {
       topic,
       broadcaster: this,
       options: this.options,
+      schemas: route.schemas,
     });
     if (this.tracing) socket.tracer = this.tracing.webSocket(route.path, raw);
     const data: Connection = { socket, route };

@@ -1,12 +1,14 @@
 import type { ServerWebSocket } from "bun";
+import { validateJson } from "../args/validate-json.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { Headers } from "../http/headers.ts";
 import { parseJson } from "../http/json.ts";
 import { QueryParams } from "../http/query-params.ts";
 import { Url } from "../http/url.ts";
 import type { WebSocketMessageTracer } from "../observability/hooks.ts";
-import { BadRequestError, WebSocketDisconnect } from "../response/errors.ts";
+import { BadRequestError, ValidationError, WebSocketDisconnect } from "../response/errors.ts";
 import { Inbox, type Message } from "./inbox.ts";
+import type { MessageSchemas } from "./message-schemas.ts";
 import type { ResolvedWebSocketOptions } from "./options.ts";
 import { Outbox } from "./outbox.ts";
 
@@ -30,6 +32,8 @@ export interface ConnectionInit<P, A> {
   topic: string;
   broadcaster: Broadcaster;
   options: ResolvedWebSocketOptions;
+  /** The route's message schemas (`messages({ client, server })`), checked by receiveJson/sendJson. */
+  schemas?: MessageSchemas | null;
 }
 
 type State = "connecting" | "open" | "closing" | "closed";
@@ -73,6 +77,7 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
   tracer: WebSocketMessageTracer | null = null;
   private readonly href: string;
   private readonly broadcaster: Broadcaster;
+  private readonly schemas: MessageSchemas | null;
   private readonly inbox: Inbox;
   private readonly outbox: Outbox;
   private status: State = "connecting";
@@ -90,6 +95,7 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
     this.routerDependencies = init.routerDependencies;
     this.topic = init.topic;
     this.broadcaster = init.broadcaster;
+    this.schemas = init.schemas ?? null;
     const { maxQueuedMessages, maxQueuedBytes, backpressureLimit } = init.options;
     this.inbox = new Inbox(
       { pause: () => this.socket?.pause(), resume: () => this.socket?.resume() },
@@ -176,9 +182,18 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
     return typeof message === "string" ? encoder.encode(message) : message;
   }
 
-  /** The next message parsed as JSON (nesting up to 128 levels); invalid JSON throws `BadRequestError`. */
+  /**
+   * The next message parsed as JSON (nesting up to 128 levels); invalid JSON throws `BadRequestError`.
+   * With a `client` message schema (`route.messages({ client })`), the validated value; a message
+   * that does not match throws `ValidationError` (its `issues`; uncaught, close 1007).
+   */
   async receiveJson<T = unknown>(): Promise<T> {
-    return parseJson(await this.receiveText()) as T;
+    const value = parseJson(await this.receiveText());
+    const schema = this.schemas?.client;
+    if (schema === undefined) return value as T;
+    const result = await validateJson(schema, value, "message");
+    if ("issues" in result) throw new ValidationError(result.issues);
+    return result.value as T;
   }
 
   /** Iterates over messages until the peer closes (then ends without throwing). */
@@ -201,8 +216,26 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
     return this.outbox.send(text);
   }
 
-  /** Sends `JSON.stringify(value)` as a text message. */
+  /**
+   * Sends `JSON.stringify(value)` as a text message. With a `server` message schema, the value is
+   * validated first and its validated form sent; a mismatch rejects with a `TypeError` naming the
+   * issues (the handler's bug: uncaught, close 1011 and a log line).
+   */
   sendJson(value: unknown): Promise<void> {
+    const schema = this.schemas?.server;
+    if (schema === undefined) return this.sendJsonText(value);
+    return validateJson(schema, value, "message").then((result) => {
+      if ("issues" in result) {
+        const issues = result.issues.map(({ path, message }) => (path ? `${path}: ${message}` : message));
+        throw new TypeError(
+          `sendJson: the message does not match the route's server schema (${issues.join("; ")})`,
+        );
+      }
+      return this.sendJsonText(result.value);
+    });
+  }
+
+  private sendJsonText(value: unknown): Promise<void> {
     const text = JSON.stringify(value);
     if (text === undefined)
       return Promise.reject(new TypeError("sendJson: the value is not JSON-serialisable"));

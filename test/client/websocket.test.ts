@@ -55,6 +55,19 @@ describe("api.ws", () => {
     await socket.close();
   });
 
+  test("schema-declared messages: the client's input type (a default may be left out), checked on the server", async () => {
+    const socket = calls.ws("/scores");
+    await socket.send({ player: "ada" });
+    expect(await socket.receive()).toEqual({ player: "ADA", total: 10 });
+    await socket.send({ player: "bob", points: 4 });
+    expect(await socket.receive()).toEqual({ player: "BOB", total: 40 });
+    // Past the types (as a buggy or hostile client would): the server closes with 1007.
+    socket.socket.send(JSON.stringify({ player: "" }));
+    const closed = await socket.closed;
+    expect(closed.code).toBe(1007);
+    expect(closed.reason).toStartWith("invalid message: player: ");
+  });
+
   test("a text route: strings go as they are", async () => {
     const socket = calls.ws("/shout");
     await socket.send("quiet");

@@ -235,14 +235,41 @@ async function wsHandshake(base: string, path: string, init: CallInit): Promise<
   return promise;
 }
 
-/** Sends one message on a real WebSocket and returns the first answer. */
-async function wsEcho(base: string, path: string, headers: Record<string, string>): Promise<string> {
+/** What a WebSocket conversation got: an answer per message sent (until the close), and the close. */
+interface Conversation {
+  answers: string[];
+  close: { code: number; reason: string } | null;
+}
+
+/**
+ * Sends `messages` on a real WebSocket one at a time, each after the answer to the one before,
+ * and stops at the close (or after the last answer).
+ */
+async function wsConversation(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  messages: string[],
+): Promise<Conversation> {
   const options = clientTransport.tls ? { headers, tls: { rejectUnauthorized: false } } : { headers };
   const ws = new WebSocket(`${base.replace("http", "ws")}${path}`, options as unknown as string[]);
-  const { promise, resolve, reject } = Promise.withResolvers<string>();
+  const got: Conversation = { answers: [], close: null };
+  const { promise, resolve, reject } = Promise.withResolvers<Conversation>();
   const timer = setTimeout(() => reject(new Error("no WebSocket answer")), 5_000);
-  ws.onopen = () => ws.send("ping");
-  ws.onmessage = (event) => resolve(String(event.data));
+  const sendNext = () => {
+    const next = messages[got.answers.length];
+    if (next === undefined) resolve(got);
+    else ws.send(next);
+  };
+  ws.onopen = sendNext;
+  ws.onmessage = (event) => {
+    got.answers.push(String(event.data));
+    sendNext();
+  };
+  ws.onclose = (event) => {
+    got.close = { code: event.code, reason: event.reason };
+    resolve(got);
+  };
   ws.onerror = () => reject(new Error("WebSocket error"));
   try {
     return await promise;
@@ -252,7 +279,26 @@ async function wsEcho(base: string, path: string, headers: Record<string, string
   }
 }
 
+/** Sends one message on a real WebSocket and returns the first answer. */
+async function wsEcho(base: string, path: string, headers: Record<string, string>): Promise<string> {
+  const { answers } = await wsConversation(base, path, headers, ["ping"]);
+  if (answers[0] === undefined) throw new Error("no WebSocket answer");
+  return answers[0];
+}
+
 const NOT_HTTP_RESPONSE = "a WebSocket has no HTTP response after the 101 for this layer to act on";
+
+/** The layers a WebSocket row cannot take, and why. */
+const WEBSOCKET_SKIP = {
+  "after-middleware": NOT_HTTP_RESPONSE,
+  cors: "browsers do not apply CORS to WebSocket handshakes",
+  sessions: NOT_HTTP_RESPONSE,
+  "header-config": NOT_HTTP_RESPONSE,
+  "exception-handler": "a WebSocket handler's error closes the socket (docs/websockets.md), no HTTP answer",
+  "request-timeout": "a WebSocket lives as long as it is open; no request time limit applies",
+  "request-id": "Bun writes the 101 of an upgrade itself; the id is in request.id and the logs only",
+  compression: NOT_HTTP_RESPONSE,
+};
 
 /** The features. One row each; see the header for how to add one. */
 export const FEATURES: Feature[] = [
@@ -646,17 +692,43 @@ export const FEATURES: Feature[] = [
       expect(result.status).toBe(101);
       expect(result.body).toBe("echo ping");
     },
-    skip: {
-      "after-middleware": NOT_HTTP_RESPONSE,
-      cors: "browsers do not apply CORS to WebSocket handshakes",
-      sessions: NOT_HTTP_RESPONSE,
-      "header-config": NOT_HTTP_RESPONSE,
-      "exception-handler":
-        "a WebSocket handler's error closes the socket (docs/websockets.md), no HTTP answer",
-      "request-timeout": "a WebSocket lives as long as it is open; no request time limit applies",
-      "request-id": "Bun writes the 101 of an upgrade itself; the id is in request.id and the logs only",
-      compression: NOT_HTTP_RESPONSE,
+    skip: WEBSOCKET_SKIP,
+  },
+  {
+    // Messages declared with schemas (checked at run time): a valid message is answered, one that
+    // does not match closes the connection with 1007, behind every layer and in every run mode.
+    name: "websocket-schema",
+    register(app, ctx) {
+      app
+        .websocket(
+          featurePath("websocket-schema"),
+          async (ws) => {
+            for (;;) {
+              const { text } = await ws.receiveJson<{ text: string }>();
+              await ws.sendJson({ echo: `${text} ${who(ws)}` });
+            }
+          },
+          { authRequired: ctx.routeOptions.authRequired === true },
+        )
+        .messages({ client: t.object({ text: t.str() }), server: t.object({ echo: t.str() }) });
     },
+    async exchange(base, init) {
+      const handshake = await wsHandshake(base, featurePath("websocket-schema"), init);
+      if (handshake.status !== 101) return handshake;
+      const talk = await wsConversation(base, featurePath("websocket-schema"), init.headers ?? {}, [
+        JSON.stringify({ text: "ping" }),
+        JSON.stringify({ text: 5 }),
+      ]);
+      return { ...handshake, body: JSON.stringify(talk) };
+    },
+    verify(result) {
+      expect(result.status).toBe(101);
+      const talk = JSON.parse(result.body) as Conversation;
+      expect(talk.answers).toEqual([JSON.stringify({ echo: "ping ada" })]);
+      expect(talk.close?.code).toBe(1007);
+      expect(talk.close?.reason).toStartWith("invalid message: text: ");
+    },
+    skip: WEBSOCKET_SKIP,
   },
   {
     name: "mcp",
@@ -965,7 +1037,7 @@ async function exchangeWithTask(base: string, path: string, init: CallInit): Pro
 }
 
 /** The identity's user, or "anonymous". */
-function who(request: Request): string {
+function who(request: { identity: Request["identity"] }): string {
   return (request.identity?.claims.user as string | undefined) ?? "anonymous";
 }
 

@@ -60,6 +60,21 @@ describe("examples/typed-client", () => {
     expect(deleted.status).toBe(204);
   });
 
+  test("the editing socket: schema-typed messages, checked on the server", async () => {
+    const api = client<typeof example>(server.url);
+    const socket = api.ws("/api/notes/editing");
+    await socket.send({ name: "  ada " });
+    const first = await socket.receive();
+    expect(first?.editors).toEqual({ ada: null });
+    await socket.send({ name: "ada", note: 3 });
+    expect((await socket.receive())?.editors).toEqual({ ada: 3 });
+    // A message past the types (note 0 is not a note id): closed with 1007 naming the field.
+    socket.socket.send(JSON.stringify({ name: "ada", note: 0 }));
+    const closed = await socket.closed;
+    expect(closed.code).toBe(1007);
+    expect(closed.reason).toStartWith("invalid message: note: ");
+  });
+
   test("`bun build --target browser` bundles the page without any server code", async () => {
     const out = mkdtempSync(join(tmpdir(), "webfw-typed-client-"));
     try {

@@ -143,6 +143,17 @@ export async function sockets(): Promise<void> {
   for await (const text of shout) assertType<Equals<typeof text, string>>();
   // @ts-expect-error: the chat takes { text }, not a number
   await chat.send(5);
+  // Schemas (`messages({ client, server })`): the client sends the client schema's input (a
+  // defaulted field may be left out) and receives the server schema's output.
+  const scores = api.ws("/scores");
+  await scores.send({ player: "ada" });
+  await scores.send({ player: "ada", points: 3 });
+  const score = await scores.receive();
+  if (score) assertType<Equals<typeof score, { player: string; total: number }>>();
+  // @ts-expect-error: points must be a number
+  await scores.send({ player: "ada", points: "3" });
+  // @ts-expect-error: player is required
+  await scores.send({ points: 3 });
   // @ts-expect-error: missing the room
   api.ws("/chat/:room");
   // @ts-expect-error: not a WebSocket route
