@@ -269,7 +269,15 @@ export class RedisSessionRelay {
     if (frame.t === "req") {
       if (isRequestFrame(frame)) void this.serve(frame);
     } else if (frame.t === "cancel") this.serving.get(frame.id)?.abort.abort();
-    else this.onAnswer(frame);
+    else {
+      try {
+        this.onAnswer(frame);
+      } catch {
+        // A frame for a stream that ended meanwhile: nothing to deliver it to. This runs in the
+        // Redis client's callback, where a throw would be an uncaught exception.
+        this.waiting.delete(frame.id);
+      }
+    }
   }
 
   /** A frame of an answer to a request this node relayed. */
