@@ -1,5 +1,3 @@
-import { totalmem } from "node:os";
-
 /**
  * The bytes of request bodies buffered across ALL requests at once (issue
  * #13, finding 4). `maxBodySize` bounds one body; without a total, 200
@@ -35,9 +33,16 @@ export class BodyBudget {
 
 const MiB = 1024 * 1024;
 
-/** One sixteenth of the machine's memory, at least 64 MiB and at most 1 GiB (per process). */
+/**
+ * One sixteenth of the memory this process may use, at least 64 MiB and at most 1 GiB (per
+ * process). `process.constrainedMemory()` is the cgroup (container) limit where Bun can read one,
+ * which `os.totalmem()` is not (it reports the host's); it gives the machine's memory otherwise, 0
+ * or undefined where it knows nothing (then `os.totalmem()`). It also spares every server loading
+ * `node:os` at start (idle memory, docs/performance.md).
+ */
 export function defaultBodyBuffer(): number {
-  return Math.min(1024 * MiB, Math.max(64 * MiB, Math.floor(totalmem() / 16)));
+  const memory = process.constrainedMemory?.() || (require("node:os") as typeof import("node:os")).totalmem();
+  return Math.min(1024 * MiB, Math.max(64 * MiB, Math.floor(memory / 16)));
 }
 
 /** Default time a whole body may take to arrive, from the first read: 30 s. */
