@@ -16,6 +16,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MCP_HEADERS, openMcpSession, portOf } from "./lib/child-app.ts";
 
 const RUNS = Number(process.env.RUNS ?? "9");
 const ROOT = join(import.meta.dir, "..");
@@ -50,26 +51,10 @@ function rssKiB(pid: number): number {
 
 async function mcpSession(port: number): Promise<void> {
   const url = `http://127.0.0.1:${port}/mcp`;
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const init = await fetch(url, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "bench", version: "1" },
-      },
-    }),
-  });
-  await init.text();
-  const session = { ...headers, "mcp-session-id": init.headers.get("mcp-session-id") ?? "" };
+  const session = await openMcpSession(url);
   const call = await fetch(url, {
     method: "POST",
-    headers: session,
+    headers: { ...MCP_HEADERS, "mcp-session-id": session },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ping_tool" } }),
   });
   if (!(await call.text()).includes("pong")) throw new Error("the MCP call failed");
@@ -85,14 +70,7 @@ async function once(name: string, file: string): Promise<Sample> {
   const pin = Bun.which("taskset") ? ["taskset", "-c", "1"] : [];
   const started = performance.now();
   const proc = Bun.spawn([...pin, process.execPath, file], { stdout: "pipe", stderr: "inherit" });
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let out = "";
-  while (!/port \d+/.test(out)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`${name} exited: ${out}`);
-    out += new TextDecoder().decode(value);
-  }
-  const port = Number(/port (\d+)/.exec(out)?.[1]);
+  const port = await portOf(proc, name);
   await (await fetch(`http://127.0.0.1:${port}/`)).text();
   const startMs = performance.now() - started;
   await Bun.sleep(300); // let start-up garbage settle before reading RSS

@@ -15,6 +15,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MCP_HEADERS, openMcpSession, portOf } from "./lib/child-app.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? "7");
 const CALLS = Number(process.env.CALLS ?? "1000");
@@ -36,18 +37,6 @@ const server = await app.start({ port: 0, host: "127.0.0.1", handleSignals: fals
 console.log("port " + server.port);`,
 );
 
-async function readPort(proc: ReturnType<typeof Bun.spawn>): Promise<number> {
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  while (!/port (\d+)/.test(text)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`no port: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return Number(/port (\d+)/.exec(text)?.[1]);
-}
-
 const redisPort = 20_000 + Math.floor(Math.random() * 20_000);
 const redis = Bun.spawn(["redis-server", "--port", String(redisPort), "--bind", "127.0.0.1", "--save", ""], {
   stdout: "ignore",
@@ -56,32 +45,10 @@ const redis = Bun.spawn(["redis-server", "--port", String(redisPort), "--bind", 
 await Bun.sleep(300);
 const env = { ...process.env, REDIS_URL: `redis://127.0.0.1:${redisPort}` };
 const servers = [0, 1].map(() => Bun.spawn(["bun", appFile], { env, stdout: "pipe", stderr: "inherit" }));
-const [portA, portB] = await Promise.all(servers.map(readPort));
+const [portA, portB] = await Promise.all(servers.map((server) => portOf(server)));
 
-const headers = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2025-11-25",
-};
-const opened = await fetch(`http://127.0.0.1:${portA}/mcp`, {
-  method: "POST",
-  headers,
-  body: JSON.stringify({
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-  }),
-});
-await opened.text();
-const session = opened.headers.get("mcp-session-id") as string;
-await (
-  await fetch(`http://127.0.0.1:${portA}/mcp`, {
-    method: "POST",
-    headers: { ...headers, "mcp-session-id": session },
-    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-  })
-).text();
+const session = await openMcpSession(`http://127.0.0.1:${portA}/mcp`);
+const headers = MCP_HEADERS;
 
 let id = 1;
 async function call(port: number): Promise<void> {
@@ -93,10 +60,15 @@ async function call(port: number): Promise<void> {
       jsonrpc: "2.0",
       id: n,
       method: "tools/call",
-      params: { name: "inc", arguments: { n } },
+      params: SSE
+        ? { name: "inc_sse", arguments: { n }, _meta: { progressToken: n } }
+        : { name: "inc", arguments: { n } },
     }),
   });
   const text = await answer.text();
+  // An SSE answer is what the SSE rows measure: the progress notification, then the result.
+  if (SSE && !answer.headers.get("content-type")?.startsWith("text/event-stream"))
+    throw new Error(`expected an SSE answer, got ${answer.headers.get("content-type")}`);
   if (answer.status !== 200 || !text.includes(`"text":"${n + 1}"`))
     throw new Error(`bad answer ${answer.status} ${text}`);
 }

@@ -13,6 +13,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { portOf } from "./lib/child-app.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? "7");
 const MESSAGES = Number(process.env.MESSAGES ?? "20000");
@@ -45,14 +46,7 @@ console.log("port " + server.port);`,
 );
 
 const proc = Bun.spawn([process.execPath, appFile], { stdout: "pipe", stderr: "inherit" });
-const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-let text = "";
-while (!/port (\d+)/.test(text)) {
-  const { done, value } = await reader.read();
-  if (done) throw new Error(`no port: ${text}`);
-  text += new TextDecoder().decode(value);
-}
-const port = Number(/port (\d+)/.exec(text)?.[1]);
+const port = await portOf(proc);
 
 /** Messages per second through one connection to `path`. */
 async function round(path: string): Promise<number> {
