@@ -312,6 +312,30 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "MCP sess
     expect((await call(a.url, sessionOf(client), 3, "pid")).status).toBe(200);
   }, 30_000);
 
+  test("a client that leaves a relayed GET stream frees the owner's stream", async () => {
+    const [a, b] = programs as [Program, Program];
+    const session = await initializeOn(a.url);
+    const open = (url: string, signal?: AbortSignal) =>
+      fetch(`${url}/mcp`, { headers: headersFor(session, "text/event-stream"), keepalive: false, signal });
+    const leaving = new AbortController();
+    const relayed = await open(b.url, leaving.signal);
+    expect(relayed.status).toBe(200);
+    // One GET stream per session (the SDK transport's rule): while it is open, another gets 409.
+    const second = await open(a.url);
+    expect(second.status).toBe(409);
+    await second.body?.cancel();
+    leaving.abort();
+    // The cancel reaches the owner through Redis: its stream ends and a new one is accepted.
+    let again = await open(a.url);
+    for (const until = Date.now() + 3000; again.status === 409 && Date.now() < until; ) {
+      await again.body?.cancel();
+      await Bun.sleep(50);
+      again = await open(a.url);
+    }
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+  }, 30_000);
+
   test("garbage on a node's channel is ignored: the node keeps serving and relaying", async () => {
     const [a, b] = programs as [Program, Program];
     const session = await initializeOn(a.url);
