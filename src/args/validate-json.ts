@@ -14,6 +14,11 @@ export interface ValueIssue {
   message: string;
 }
 
+/** `path: message`, or the message alone for the whole value. */
+export function describeIssue(issue: ValueIssue): string {
+  return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
+}
+
 export type Validated = { value: unknown } | { issues: ValueIssue[] };
 
 /** Validates `input`; `where` names the whole value in a scalar `t` spec's issue (`body`, `message`). */

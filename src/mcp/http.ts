@@ -32,7 +32,8 @@ export type SessionRelay = (
   body: Uint8Array | undefined,
 ) => Promise<globalThis.Response | null>;
 
-function refuse(
+/** A JSON-RPC error with no id, as an HTTP answer with `status`. */
+export function refuse(
   status: number,
   code: number,
   message: string,

@@ -22,8 +22,14 @@
 
 import type { RedisClient } from "bun";
 import { Request } from "../http/request.ts";
-import { closeClients, lastingClient, probeRedis, redactUrl } from "../topics/redis-connection.ts";
-import type { SessionRelay } from "./http.ts";
+import {
+  closeClients,
+  lastingClient,
+  probeRedis,
+  redactUrl,
+  subscribeAfresh,
+} from "../topics/redis-connection.ts";
+import { refuse, type SessionRelay } from "./http.ts";
 import type { RelayTarget } from "./process-relay.ts";
 import { RELAYED_HEADER } from "./relay-header.ts";
 
@@ -119,14 +125,9 @@ function isRequestFrame(frame: Extract<Frame, { t: "req" }>): boolean {
 }
 
 function unavailable(): globalThis.Response {
-  return Response.json(
-    {
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32603, message: "the server that holds this session cannot be reached; retry" },
-    },
-    { status: 503, headers: { "retry-after": "1" } },
-  );
+  return refuse(503, -32603, "the server that holds this session cannot be reached; retry", {
+    "retry-after": "1",
+  });
 }
 
 export class RedisSessionRelay {
@@ -183,16 +184,11 @@ export class RedisSessionRelay {
     this.publisher = null;
   }
 
-  /** Subscribes to this node's channel; a renewal first drops the local listener (no double delivery). */
+  /** Subscribes to this node's channel (again after a reconnection: the server forgot it). */
   private async subscribe(): Promise<void> {
     const subscriber = this.subscriber;
     if (subscriber === null || this.stopped) return;
-    const channel = this.channelOf(this.node);
-    try {
-      // Throws at once when the connection is not (or no longer) in subscriber mode.
-      await subscriber.unsubscribe(channel);
-    } catch {}
-    await subscriber.subscribe(channel, (message) => this.receive(message));
+    await subscribeAfresh(subscriber, this.channelOf(this.node), (message) => this.receive(message));
   }
 
   /** Passes a request for another node's session there; null when the id names no live node. */
@@ -219,7 +215,7 @@ export class RedisSessionRelay {
         start: (controller) => {
           answerBody = controller;
         },
-        cancel: () => this.cancel(id),
+        cancel: () => this.end(id, true),
       },
       { highWaterMark: 0 },
     );
@@ -239,7 +235,7 @@ export class RedisSessionRelay {
     }
     this.watch();
     // The client left before the answer came: the owner stops working on it.
-    const left = () => this.cancel(id);
+    const left = () => this.end(id, true);
     request.raw.signal.addEventListener("abort", left, { once: true });
     if (request.raw.signal.aborted) left();
     const got = await head;
@@ -287,7 +283,7 @@ export class RedisSessionRelay {
     waiting.misses = 0;
     if (frame.t === "head") {
       if (!Number.isInteger(frame.status) || !isHeaderList(frame.headers)) {
-        this.fail(frame.id, true);
+        this.end(frame.id, true);
         return;
       }
       waiting.answered = true;
@@ -303,7 +299,7 @@ export class RedisSessionRelay {
       if (typeof frame.bytes !== "string") return;
       waiting.body.enqueue(new Uint8Array(Buffer.from(frame.bytes, "base64")));
       // A client that stops reading must not make this process buffer without bound.
-      if ((waiting.body.desiredSize ?? 0) < -MAX_UNREAD) this.fail(frame.id, true);
+      if ((waiting.body.desiredSize ?? 0) < -MAX_UNREAD) this.end(frame.id, true);
       return;
     }
     this.waiting.delete(frame.id);
@@ -383,28 +379,23 @@ export class RedisSessionRelay {
     }
   }
 
-  /** The client of a relayed request left: tell the owner, forget the answer. */
-  private cancel(id: string): void {
+  /**
+   * Ends a relayed request: its client left or its answer is given up (`tellOwner`: the owner stops
+   * working on it), or its owner is gone. Before the head the relay answers null (404); after it
+   * the body fails, which ends the client's response.
+   */
+  private end(id: string, tellOwner = false): void {
     const waiting = this.waiting.get(id);
     if (waiting === undefined) return;
     this.waiting.delete(id);
-    waiting.answer(null);
-    void this.send(this.channelOf(waiting.owner), { t: "cancel", id });
-  }
-
-  /** Ends a relayed request that waits on an owner that is gone (`cancel`: also tell the owner). */
-  private fail(id: string, cancel = false): void {
-    const waiting = this.waiting.get(id);
-    if (waiting === undefined) return;
-    this.waiting.delete(id);
-    if (waiting.answered) waiting.body.error(new Error("the server that holds the session is gone"));
+    if (waiting.answered) waiting.body.error(new Error("the relayed answer ended"));
     else waiting.answer(null);
-    if (cancel) void this.send(this.channelOf(waiting.owner), { t: "cancel", id });
+    if (tellOwner) void this.send(this.channelOf(waiting.owner), { t: "cancel", id });
   }
 
   /** Ends everything in flight: the frames of a dropped connection are lost. */
   private dropAll(): void {
-    for (const id of [...this.waiting.keys()]) this.fail(id);
+    for (const id of [...this.waiting.keys()]) this.end(id);
     for (const serving of this.serving.values()) serving.abort.abort();
   }
 
@@ -440,7 +431,7 @@ export class RedisSessionRelay {
     }
     for (const [id, waiting] of this.waiting) {
       if (alive.has(this.channelOf(waiting.owner))) waiting.misses = 0;
-      else if (++waiting.misses >= MISSES) this.fail(id);
+      else if (++waiting.misses >= MISSES) this.end(id);
     }
     for (const serving of this.serving.values()) {
       if (alive.has(this.channelOf(serving.requester))) serving.misses = 0;

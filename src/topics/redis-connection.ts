@@ -49,6 +49,22 @@ export function lastingClient(url: string, stopped: () => boolean, onDrop?: () =
   return client;
 }
 
+/**
+ * Subscribes `client` to `channel`, first dropping a subscription it may still have (after a
+ * reconnection the server forgot it, the client may not have): one listener, never two.
+ */
+export async function subscribeAfresh(
+  client: RedisClient,
+  channel: string,
+  listener: (message: string) => void,
+): Promise<void> {
+  try {
+    // Throws at once when the connection is not (or no longer) in subscriber mode.
+    await client.unsubscribe(channel);
+  } catch {}
+  await client.subscribe(channel, listener);
+}
+
 /** Closes clients for good (their `onclose` must not reconnect them). */
 export function closeClients(...clients: (RedisClient | null)[]): void {
   for (const client of clients) {

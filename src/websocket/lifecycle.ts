@@ -1,3 +1,4 @@
+import { describeIssue } from "../args/validate-json.ts";
 import { BadRequestError, HttpError, ValidationError, WebSocketDisconnect } from "../response/errors.ts";
 import type { WebSocketDeps, WebSocketRoute } from "./route.ts";
 import { isSendableCloseCode, type WebSocket } from "./websocket.ts";
@@ -89,7 +90,7 @@ const MAX_REASON_BYTES = 123;
 /** `invalid message: text: Required (+2 more)`, cut to what a close frame holds. */
 function closeReason(error: ValidationError): string {
   const [first, ...rest] = error.issues;
-  const issue = first === undefined ? "" : first.path ? `${first.path}: ${first.message}` : first.message;
+  const issue = first === undefined ? "" : describeIssue(first);
   const reason = `invalid message: ${issue}${rest.length > 0 ? ` (+${rest.length} more)` : ""}`;
   const bytes = new TextEncoder().encode(reason);
   if (bytes.byteLength <= MAX_REASON_BYTES) return reason;

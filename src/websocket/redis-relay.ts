@@ -1,5 +1,11 @@
 import type { RedisClient } from "bun";
-import { closeClients, lastingClient, probeRedis, redactUrl } from "../topics/redis-connection.ts";
+import {
+  closeClients,
+  lastingClient,
+  probeRedis,
+  redactUrl,
+  subscribeAfresh,
+} from "../topics/redis-connection.ts";
 import type { WebSocketErrorLogger } from "./lifecycle.ts";
 
 /** Delivers a broadcast to this process's clients of a topic. */
@@ -83,8 +89,7 @@ export class RedisRelay {
     const subscriber = this.subscriber;
     if (!subscriber || this.stopped) return;
     try {
-      await subscriber.unsubscribe(this.channel).catch(() => {});
-      await subscriber.subscribe(this.channel, this.listener);
+      await subscribeAfresh(subscriber, this.channel, this.listener);
     } catch (error) {
       this.log(error, "renewing the Redis subscription of WebSocket broadcasts");
     }

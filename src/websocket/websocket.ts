@@ -1,5 +1,5 @@
 import type { ServerWebSocket } from "bun";
-import { validateJson } from "../args/validate-json.ts";
+import { describeIssue, validateJson } from "../args/validate-json.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { Headers } from "../http/headers.ts";
 import { parseJson } from "../http/json.ts";
@@ -226,7 +226,7 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
     if (schema === undefined) return this.sendJsonText(value);
     return validateJson(schema, value, "message").then((result) => {
       if ("issues" in result) {
-        const issues = result.issues.map(({ path, message }) => (path ? `${path}: ${message}` : message));
+        const issues = result.issues.map(describeIssue);
         throw new TypeError(
           `sendJson: the message does not match the route's server schema (${issues.join("; ")})`,
         );
