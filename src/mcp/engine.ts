@@ -15,6 +15,7 @@ import type { EngineInput, McpEngine } from "./engine-types.ts";
 import type { ListKind, Registry } from "./registry.ts";
 import { shapeAnswer } from "./response-shape.ts";
 import { createSessionServer, type ServerSettings } from "./server-factory.ts";
+import { clientOf, principalOf } from "./session-owner.ts";
 import { type Session, type SessionOptions, SessionTable } from "./sessions.ts";
 
 export interface EngineSettings extends ServerSettings, SessionOptions {
@@ -126,13 +127,14 @@ class Engine implements McpEngine {
   }
 
   hasSession(id: string): boolean {
-    return this.sessions.get(id) !== undefined;
+    return this.sessions.find(id) !== undefined;
   }
 
   async handle(input: EngineInput): Promise<Response> {
     if (this.settings.stateless) return this.stateless(input);
     const { raw, sessionId } = input;
     const method = raw.method;
+    const principal = principalOf(input.request.identity);
     if (sessionId === null) {
       if (method !== "POST") {
         return jsonError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
@@ -140,21 +142,45 @@ class Engine implements McpEngine {
       // A POST without a session that is not an initialize is answered on its own, as in stateless
       // mode: curl, health checks and one-shot clients need no handshake (what createMcpHandler does).
       if (!input.initialize) return this.stateless(input);
-      if (this.sessions.full) {
-        return jsonError(503, -32000, "too many MCP sessions; try again later", { "retry-after": "5" });
-      }
-      const session = await this.sessions.open();
-      const response = await this.post(session, input);
-      // An initialize the SDK refused (bad version, malformed) leaves a session that never got an id.
-      if (session.id === "") await session.server.close().catch(() => undefined);
-      return response;
+      return this.initialize(input, principal);
     }
-    const session = this.sessions.get(sessionId);
-    if (session === undefined) return jsonError(404, -32001, "Session not found");
+    const session = this.sessions.find(sessionId);
+    // Bound to the identity that opened it: anyone else is told it does not exist (nothing leaks,
+    // not even that the id is live), and does not keep it alive.
+    if (session === undefined || session.owner !== principal) {
+      return jsonError(404, -32001, "Session not found");
+    }
+    this.sessions.touch(session, method === "GET" || (method === "POST" && input.requestCount > 0));
     if (method === "POST") return this.post(session, input);
     const negotiated = session.server.getNegotiatedProtocolVersion();
     const response = await session.transport.handleRequest(forTransport(raw, method, negotiated));
     return method === "GET" ? tracked(response, session, method) : response;
+  }
+
+  /** Opens a session for `initialize`, within the client's share and the process's cap. */
+  private async initialize(input: EngineInput, principal: string): Promise<Response> {
+    const client = clientOf(input.request, principal);
+    const admission = this.sessions.admit(client);
+    if (admission === "client") {
+      return jsonError(
+        429,
+        -32000,
+        `too many MCP sessions for this client (${this.settings.maxSessionsPerClient}, all in use); end one with DELETE or try again later`,
+        { "retry-after": "5" },
+      );
+    }
+    if (admission === "process") {
+      return jsonError(503, -32000, "too many MCP sessions; try again later", { "retry-after": "5" });
+    }
+    try {
+      const session = await this.sessions.open(principal, client);
+      const response = await this.post(session, input);
+      // An initialize the SDK refused (bad version, malformed) leaves a session that never got an id.
+      if (session.id === "") await session.server.close().catch(() => undefined);
+      return response;
+    } finally {
+      admission.release();
+    }
   }
 
   private async post(session: Session, input: EngineInput): Promise<Response> {

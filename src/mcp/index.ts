@@ -79,8 +79,21 @@ export interface McpConfig {
   stateless?: boolean;
   /** A session without requests or open streams for this long is closed (default 30 min; 0: never). */
   sessionIdleTimeoutMs?: number;
-  /** Most sessions one process holds; an `initialize` beyond gets 503 (default 10 000). */
+  /**
+   * A session never used after `initialize` (no request, no GET stream) is closed after this long
+   * idle (default 60 s; 0: `sessionIdleTimeoutMs` applies to it too).
+   */
+  unusedSessionTimeoutMs?: number;
+  /**
+   * Most sessions one process holds (default 10 000). When full, the oldest never-used session makes
+   * room; an `initialize` is refused (503) only when every session is in use.
+   */
   maxSessions?: number;
+  /**
+   * Most sessions one client (its identity, else its address) holds in one process (default 100).
+   * Its own oldest never-used session makes room; when all are in use its `initialize` gets 429.
+   */
+  maxSessionsPerClient?: number;
   /** Items per page of `tools/list`, `resources/list`, … (default 100). */
   pageSize?: number;
   /** SSE events kept per session for `Last-Event-ID` resumption (default 1000). */
@@ -141,7 +154,9 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
     pageSize: 100,
     stateless: false,
     idleTimeoutMs: 30 * 60_000,
+    unusedTimeoutMs: 60_000,
     maxSessions: 10_000,
+    maxSessionsPerClient: 100,
     eventLogSize: 1000,
     retryIntervalMs: undefined,
     newId: () => crypto.randomUUID(),
@@ -278,8 +293,16 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
     if (options.pageSize !== undefined) settings.pageSize = positiveInteger(options.pageSize, "pageSize");
     if (options.sessionIdleTimeoutMs !== undefined)
       settings.idleTimeoutMs = positiveInteger(options.sessionIdleTimeoutMs, "sessionIdleTimeoutMs", true);
+    if (options.unusedSessionTimeoutMs !== undefined)
+      settings.unusedTimeoutMs = positiveInteger(
+        options.unusedSessionTimeoutMs,
+        "unusedSessionTimeoutMs",
+        true,
+      );
     if (options.maxSessions !== undefined)
       settings.maxSessions = positiveInteger(options.maxSessions, "maxSessions");
+    if (options.maxSessionsPerClient !== undefined)
+      settings.maxSessionsPerClient = positiveInteger(options.maxSessionsPerClient, "maxSessionsPerClient");
     if (options.eventLogSize !== undefined)
       settings.eventLogSize = positiveInteger(options.eventLogSize, "eventLogSize");
     if (options.retryIntervalMs !== undefined)
@@ -303,6 +326,11 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   /** @internal Called by the mount: with tracing on, each tool call runs in a span (src/observability/). */
   useTracing(hooks: TracingHooks | undefined): void {
     this.settings.tracing = hooks;
+  }
+
+  /** @internal The build's tracing hooks; undefined when tracing is off. */
+  get tracing(): TracingHooks | undefined {
+    return this.settings.tracing;
   }
 
   /** @internal Told by `start()` where the server listens: the DNS-rebinding default applies on loopback. */

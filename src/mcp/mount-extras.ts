@@ -80,6 +80,8 @@ export function registerRouteTools(mcp: Mcp, tools: readonly RouteTool[]): void 
           origin: originOf(ctx.request.raw.url),
           signal: ctx.signal,
           requestId: ctx.request.id,
+          address: ctx.request.ipAddr,
+          propagate: mcp.tracing?.inject,
         }),
       {
         name: tool.name,

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import type { Server } from "bun";
 import { Request } from "../http/request.ts";
 import type { SessionRelay } from "./http.ts";
-import { RELAYED_HEADER as RELAYED } from "./relay-header.ts";
+import { carryClient, RELAYED_HEADER as RELAYED, relayedClient } from "./relay-header.ts";
 
 const NOTIFY_PATH = "/__webfw_mcp/notify";
 
@@ -72,7 +72,10 @@ export class ProcessRelay {
           return new Response(null, { status: 204 });
         }
         const body = raw.method === "POST" ? new Uint8Array(await raw.arrayBuffer()) : undefined;
-        return this.target.handle(new Request(raw, {}), body);
+        const request = new Request(raw, {});
+        // The client's address, as the process it reached saw it (this socket is only ours).
+        request.ipAddr = relayedClient(raw.headers);
+        return this.target.handle(request, body);
       },
     });
   }
@@ -90,6 +93,7 @@ export class ProcessRelay {
     if (owner === null || owner === this.slot || request.raw.headers.has(RELAYED)) return null;
     const headers = new Headers(request.raw.headers);
     headers.set(RELAYED, this.slot);
+    carryClient(headers, request.ipAddr);
     const init: RequestInit & { unix: string } = {
       method: request.raw.method,
       headers,

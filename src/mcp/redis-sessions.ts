@@ -31,7 +31,7 @@ import {
 } from "../topics/redis-connection.ts";
 import { refuse, type SessionRelay } from "./http.ts";
 import type { RelayTarget } from "./process-relay.ts";
-import { RELAYED_HEADER } from "./relay-header.ts";
+import { carryClient, RELAYED_HEADER, relayedClient } from "./relay-header.ts";
 
 /** How often the channels of the other end of a relayed answer are checked for a subscriber. */
 const LIVENESS_MS = 2000;
@@ -199,13 +199,15 @@ export class RedisSessionRelay {
     if (publisher === null) return unavailable();
     const id = crypto.randomUUID();
     const url = new URL(request.raw.url);
+    const sent = new Headers(request.raw.headers);
+    carryClient(sent, request.ipAddr);
     const frame: Frame = {
       t: "req",
       id,
       from: this.node,
       method: request.raw.method,
       path: url.pathname + url.search,
-      headers: [...request.raw.headers],
+      headers: [...sent],
     };
     if (body !== undefined) frame.body = Buffer.from(body).toString("base64");
     const { promise: head, resolve: answer } = Promise.withResolvers<Head | null>();
@@ -328,7 +330,10 @@ export class RedisSessionRelay {
         signal: abort.signal,
       });
       const body = frame.body === undefined ? undefined : new Uint8Array(Buffer.from(frame.body, "base64"));
-      const response = await this.target.handle(new Request(raw, {}), body);
+      const request = new Request(raw, {});
+      // The client's address, as the node it reached saw it (only nodes publish on this channel).
+      request.ipAddr = relayedClient(headers);
+      const response = await this.target.handle(request, body);
       const head: Frame = {
         t: "head",
         id: frame.id,

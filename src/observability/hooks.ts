@@ -33,4 +33,9 @@ export interface TracingHooks {
     fn: (fail: (errorType: string) => void) => Promise<T>,
     request?: globalThis.Request,
   ): Promise<T>;
+  /**
+   * Writes the active trace context (`traceparent`, `tracestate`, baggage) into `headers`: a request
+   * made in process (a route called as an MCP tool) then continues the trace of the work that made it.
+   */
+  inject(headers: globalThis.Headers): void;
 }

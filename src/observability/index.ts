@@ -82,6 +82,11 @@ export async function createObservability(config: ObservabilityConfig): Promise<
     hooks = {
       webSocket: (pattern, raw) => websockets.webSocketTracer(tracer, pattern, raw),
       inSpan: (name, attributes, fn, request) => spanHook(tracer, name, attributes, fn, request),
+      inject: (headers) => {
+        const carrier = workers.callContext();
+        if (carrier !== undefined)
+          for (const [name, value] of Object.entries(carrier)) headers.set(name, value);
+      },
     };
   }
   let metricsRoutes: Observability["routes"] = () => [];

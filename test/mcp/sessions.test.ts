@@ -229,7 +229,7 @@ describe("Streamable HTTP sessions", () => {
     expect(refused.id).toBeNull();
   });
 
-  test("the session cap answers 503 with Retry-After", async () => {
+  test("the session cap answers 503 with Retry-After once every session is in use", async () => {
     const capped = new Webfw(import.meta.path);
     capped.mcp.configure({ maxSessions: 1 });
     capped.mcp.tool(() => "x", { name: "x" });
@@ -249,6 +249,19 @@ describe("Streamable HTTP sessions", () => {
       const first = await init();
       expect(first.status).toBe(200);
       await first.body?.cancel();
+      // Used (a request after initialize): a never-used session would make room instead
+      // (test/mcp/session-bounds.test.ts).
+      const listed = await fetch(`http://127.0.0.1:${handle.port}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": first.headers.get("mcp-session-id") ?? "",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      expect(listed.status).toBe(200);
+      await listed.body?.cancel();
       const second = await init();
       expect(second.status).toBe(503);
       expect(second.headers.get("retry-after")).toBe("5");

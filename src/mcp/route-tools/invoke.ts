@@ -7,7 +7,10 @@
  * return-value conversion as a request from the network. Nothing is
  * re-implemented here, so a route behaves the same whichever way it is called.
  */
+import { isIPv6 } from "node:net";
+import type { Server } from "bun";
 import type { Dispatcher } from "../../serve/dispatch.ts";
+import { RELAYED_CLIENT_HEADER, RELAYED_HEADER } from "../relay-header.ts";
 import type { InputPlan } from "./schemas.ts";
 
 /** What the call needs to know about the MCP request that asked for it. */
@@ -20,6 +23,16 @@ export interface Caller {
   signal?: AbortSignal;
   /** The MCP request's id: the route's request carries it as `X-Request-Id`, so both log lines correlate. */
   requestId?: string;
+  /**
+   * The MCP caller's address (`request.ipAddr` of the `/mcp` request): the route sees it as its
+   * own client's, so its rate limit counts the caller as it counts the caller's HTTP requests.
+   */
+  address?: string | null;
+  /**
+   * With tracing on: writes the active trace context (the `tools/call` span's) into the route's
+   * request headers, so the route's server span nests under the tool call.
+   */
+  propagate?: (headers: globalThis.Headers) => void;
 }
 
 /**
@@ -44,10 +57,18 @@ const NOT_FORWARDED = new Set([
   "mcp-session-id",
   "mcp-protocol-version",
   "last-event-id",
+  // The relays' own headers (src/mcp/relay-header.ts): about how the MCP request travelled.
+  RELAYED_HEADER,
+  RELAYED_CLIENT_HEADER,
 ]);
 
+/** The trace context headers the caller sent: replaced by the tool call's own when tracing is on. */
+const TRACE_CONTEXT = ["traceparent", "tracestate"];
+
 /** The route's request for one call, or the message of an `isError` result when the arguments cannot make one. */
-export type BuiltCall = { request: globalThis.Request; params: Record<string, string> } | { problem: string };
+export type BuiltCall =
+  | { request: globalThis.Request; params: Record<string, string>; server: Server<unknown> | null }
+  | { problem: string };
 
 /** A path or query value as text: strings as they are, numbers and booleans printed, anything else as JSON. */
 function asText(value: unknown): string {
@@ -120,6 +141,10 @@ export function buildCall(
   }
   headers.set("accept", "application/json, text/plain;q=0.9, */*;q=0.8");
   if (caller.requestId !== undefined) headers.set("x-request-id", caller.requestId);
+  if (caller.propagate !== undefined) {
+    for (const name of TRACE_CONTEXT) headers.delete(name);
+    caller.propagate(headers);
+  }
   if (body !== undefined) headers.set("content-type", "application/json");
 
   const search = query.size > 0 ? `?${query}` : "";
@@ -127,13 +152,25 @@ export function buildCall(
   const init: RequestInit = { method, headers };
   if (body !== undefined) init.body = body;
   if (caller.signal !== undefined) init.signal = caller.signal;
-  return { request: new globalThis.Request(url, init), params };
+  const server = caller.address ? callerSocket(caller.address) : null;
+  return { request: new globalThis.Request(url, init), params, server };
+}
+
+/**
+ * What the route's pipeline asks of Bun's server for a request it did not receive itself: the
+ * client's address (`request.ipAddr`, the rate limit's `"ip"` key, span attributes), which is
+ * the MCP caller's. Nothing else of the server is used for a route request (only a WebSocket
+ * upgrade is, and a WebSocket route is never a tool), so this stand-in answers `requestIP` alone.
+ */
+function callerSocket(address: string): Server<unknown> {
+  const peer = { address, family: isIPv6(address) ? "IPv6" : "IPv4", port: 0 };
+  return { requestIP: () => peer } as unknown as Server<unknown>;
 }
 
 /** Runs the built request through the route's dispatcher; a dispatcher never throws (it answers 500). */
 export function dispatchCall(
   dispatcher: Dispatcher,
-  call: { request: globalThis.Request; params: Record<string, string> },
+  call: { request: globalThis.Request; params: Record<string, string>; server: Server<unknown> | null },
 ): Promise<globalThis.Response> {
-  return Promise.resolve(dispatcher(call.request, null, call.params));
+  return Promise.resolve(dispatcher(call.request, call.server, call.params));
 }
