@@ -47,7 +47,8 @@ export function requestFrom(
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = connect({ host: target.hostname, port: Number(target.port), localAddress });
-    socket.on("connect", () => socket.end(body === undefined ? head : Buffer.concat([head, body])));
+    // Written, not ended: a half-closed connection may be dropped before a slow answer is sent.
+    socket.on("connect", () => socket.write(body === undefined ? head : Buffer.concat([head, body])));
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("error", reject);
     socket.on("close", () => {

@@ -340,6 +340,38 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     expect(brokenTool?.attributes["error.type"]).toBe("tool_error");
   });
 
+  test("a route called as an MCP tool: its server span nests under the tools/call span, in the caller's trace", async () => {
+    const client = clientContext();
+    const response = await fetch(`${app.url}/mcp`, {
+      method: "POST",
+      headers: {
+        traceparent: client.traceparent,
+        "content-type": "application/json",
+        accept: "application/json",
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/call",
+        params: { name: "get_users_by_id", arguments: { id: "7" } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { result: { isError: boolean; structuredContent: unknown } };
+    expect(body.result.isError).toBe(false);
+    expect(body.result.structuredContent).toEqual({ id: "7" });
+    const spans = await traceSpans(receiver, client.traceId, 3);
+    const mcp = only(spans, (s) => s.name === "POST /mcp");
+    const tool = only(spans, (s) => s.name === "tools/call get_users_by_id");
+    const route = only(spans, (s) => s.name === "GET /users/:id");
+    expect(mcp.parentSpanId).toBe(client.spanId);
+    expect(tool.parentSpanId).toBe(mcp.spanId);
+    expect(route.parentSpanId).toBe(tool.spanId);
+    expect(route.kind).toBe(SERVER);
+    expect(route.attributes["http.route"]).toBe("/users/:id");
+  });
+
   test("every request ends exactly one server span (concurrent mix of outcomes)", async () => {
     const paths = ["/hello", "/users/1", "/nope", "/boom", "/teapot", "/cpu/100", "/nested"];
     const contexts = paths.flatMap((path) => [0, 1, 2].map(() => ({ path, client: clientContext() })));
