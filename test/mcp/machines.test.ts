@@ -27,10 +27,10 @@ const APP = join(import.meta.dir, "../../examples/mcp-cluster.ts");
 const PROTOCOL = "2025-11-25";
 
 /** Opens a session on `url` by hand (no GET stream); its id. */
-async function initializeOn(url: string): Promise<string> {
+async function initializeOn(url: string, extra: Record<string, string> = {}): Promise<string> {
   const answer = await fetch(`${url}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...extra },
     keepalive: false,
     body: JSON.stringify({
       jsonrpc: "2.0",
@@ -44,7 +44,7 @@ async function initializeOn(url: string): Promise<string> {
   const session = answer.headers.get("mcp-session-id") ?? "";
   const initialized = await fetch(`${url}/mcp`, {
     method: "POST",
-    headers: headersFor(session),
+    headers: { ...headersFor(session), ...extra },
     keepalive: false,
     body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
   });
@@ -222,6 +222,76 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "MCP sess
     const rest = await readUntil(resumed.body, (s) => s.includes('"id":77'));
     await rest.reader.cancel();
     expect(rest.seen).toContain(`done in ${owner}`);
+  }, 30_000);
+
+  test("a session is bound to its identity across machines: bob's calls, stream, resumption and DELETE are 404", async () => {
+    const [a, b] = programs as [Program, Program];
+    const alice = { authorization: "Bearer alice" };
+    const session = await initializeOn(a.url, alice);
+    // An event id of the session's log, from a call of alice's with progress (an SSE answer).
+    const started = await fetch(`${a.url}/mcp`, {
+      method: "POST",
+      headers: { ...headersFor(session), ...alice },
+      keepalive: false,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { name: "slow", arguments: { ms: 1 }, _meta: { progressToken: 1 } },
+      }),
+    });
+    const { seen, reader } = await readUntil(started.body, (s) => s.includes('"id":5'));
+    await reader.cancel().catch(() => undefined);
+    const eventId = /^id: (.+)$/m.exec(seen)?.[1] ?? "";
+    expect(eventId).not.toBe("");
+    for (const identity of [{ authorization: "Bearer bob" }, {}]) {
+      // Through B (relayed to A, which refuses) and at A itself.
+      for (const server of [b, a]) {
+        const called = await fetch(`${server.url}/mcp`, {
+          method: "POST",
+          headers: { ...headersFor(session), ...identity },
+          keepalive: false,
+          body: JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "pid" } }),
+        });
+        const stream = await fetch(`${server.url}/mcp`, {
+          headers: { ...headersFor(session, "text/event-stream"), ...identity },
+          keepalive: false,
+        });
+        const resumed = await fetch(`${server.url}/mcp`, {
+          headers: { ...headersFor(session, "text/event-stream"), ...identity, "last-event-id": eventId },
+          keepalive: false,
+        });
+        const deleted = await fetch(`${server.url}/mcp`, {
+          method: "DELETE",
+          headers: { ...headersFor(session), ...identity },
+          keepalive: false,
+        });
+        expect([called.status, stream.status, resumed.status, deleted.status]).toEqual([404, 404, 404, 404]);
+        for (const answer of [called, stream, resumed, deleted]) await answer.body?.cancel();
+      }
+    }
+    // Still alice's, through either machine; a route tool relayed from B sees alice's address.
+    const direct = (await (await fetch(`${a.url}/pid`)).json()) as { pid: number };
+    const viaB = await fetch(`${b.url}/mcp`, {
+      method: "POST",
+      headers: { ...headersFor(session, "application/json"), ...alice },
+      keepalive: false,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "client_address" },
+      }),
+    });
+    expect(viaB.status).toBe(200);
+    const { result } = (await viaB.json()) as { result: { structuredContent: unknown } };
+    expect(result.structuredContent).toEqual({ address: "127.0.0.1", pid: direct.pid });
+    const deleted = await fetch(`${b.url}/mcp`, {
+      method: "DELETE",
+      headers: { ...headersFor(session), ...alice },
+      keepalive: false,
+    });
+    expect(deleted.status).toBe(200);
   }, 30_000);
 
   test("200 relayed calls, 16 at a time, JSON and SSE answers: each gets its own", async () => {

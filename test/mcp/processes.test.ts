@@ -27,7 +27,7 @@ const freshConnection = (input: string | URL | globalThis.Request, init?: Reques
   return fetch(input, { ...init, headers, keepalive: false });
 };
 
-async function connect(updated: string[] = []): Promise<Client> {
+async function connect(updated: string[] = [], token?: string): Promise<Client> {
   const client = new Client({ name: "p", version: "1" }, { capabilities: { sampling: {} } });
   client.setRequestHandler(CreateMessageRequestSchema, async () => ({
     role: "assistant",
@@ -40,6 +40,7 @@ async function connect(updated: string[] = []): Promise<Client> {
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${program.url}/mcp`), {
       fetch: freshConnection as typeof fetch,
+      ...(token === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
     }),
   );
   clients.push(client);
@@ -176,5 +177,54 @@ describe("MCP over --processes 2", () => {
     }
     await rest?.cancel();
     expect(after).toContain(`done in ${owner}`);
+  }, 30_000);
+
+  test("a session is bound to its identity in every process: bob gets 404 for alice's, wherever it lands", async () => {
+    const alice = await connect([], "alice");
+    const owner = text(await alice.callTool({ name: "pid", arguments: {} }));
+    const session = (alice as unknown as { transport: { sessionId?: string } }).transport.sessionId ?? "";
+    const base = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": session,
+      "mcp-protocol-version": "2025-11-25",
+    };
+    // Each on a fresh connection, 6 times: most land on either process, so both the owner and
+    // the relay (src/mcp/process-relay.ts) must refuse.
+    for (const token of ["bob", null]) {
+      const identity: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
+      for (let i = 0; i < 6; i++) {
+        const call = await freshConnection(`${program.url}/mcp`, {
+          method: "POST",
+          headers: { ...base, ...identity },
+          body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "pid" } }),
+        });
+        const stream = await freshConnection(`${program.url}/mcp`, {
+          headers: { ...base, ...identity, accept: "text/event-stream" },
+        });
+        const resume = await freshConnection(`${program.url}/mcp`, {
+          headers: { ...base, ...identity, accept: "text/event-stream", "last-event-id": "0.1" },
+        });
+        const deleted = await freshConnection(`${program.url}/mcp`, {
+          method: "DELETE",
+          headers: { ...base, ...identity },
+        });
+        expect([call.status, stream.status, resume.status, deleted.status]).toEqual([404, 404, 404, 404]);
+        for (const answer of [call, stream, resume, deleted]) await answer.body?.cancel();
+      }
+    }
+    // Alice's session survived all of it, in its own process.
+    expect(text(await alice.callTool({ name: "pid", arguments: {} }))).toBe(owner);
+  }, 60_000);
+
+  test("a route tool relayed to the session's process sees the MCP caller's address", async () => {
+    const client = await connect();
+    const owner = text(await client.callTool({ name: "pid", arguments: {} }));
+    for (let i = 0; i < 6; i++) {
+      const result = (await client.callTool({ name: "client_address", arguments: {} })) as {
+        structuredContent?: { address: string | null; pid: number };
+      };
+      expect(result.structuredContent).toEqual({ address: "127.0.0.1", pid: Number(owner) });
+    }
   }, 30_000);
 });
