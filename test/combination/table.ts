@@ -47,8 +47,11 @@ import {
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
 
 export const TOKEN = "combo-token";
+/** A second user's token (`grace`): a caller other than the suite's own (`ada`). */
+export const OTHER_TOKEN = "combo-token-other";
 export const ORIGIN = "https://combo.example";
 export const SESSION_KEY = "combination-suite-session-key-0123456789";
 /**
@@ -982,6 +985,7 @@ export const FEATURES: Feature[] = [
       expect(result.headers.get("x-task")).toBe("ada after the body");
     },
   },
+  ...MCP_HARDENING_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
@@ -1050,7 +1054,9 @@ class Greeter {
 
 class ComboAuth extends AuthenticationHandler {
   authenticate(request: Request): Identity | null {
-    return this.tokenGetter.getToken(request) === TOKEN ? new Identity({ claims: { user: "ada" } }) : null;
+    const token = this.tokenGetter.getToken(request);
+    if (token === OTHER_TOKEN) return new Identity({ claims: { user: "grace" } });
+    return token === TOKEN ? new Identity({ claims: { user: "ada" } }) : null;
   }
 }
 

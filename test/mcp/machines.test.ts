@@ -244,7 +244,7 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "MCP sess
     await reader.cancel().catch(() => undefined);
     const eventId = /^id: (.+)$/m.exec(seen)?.[1] ?? "";
     expect(eventId).not.toBe("");
-    for (const identity of [{ authorization: "Bearer bob" }, {}]) {
+    for (const identity of [{ authorization: "Bearer bob" }, {}] as Record<string, string>[]) {
       // Through B (relayed to A, which refuses) and at A itself.
       for (const server of [b, a]) {
         const called = await fetch(`${server.url}/mcp`, {
