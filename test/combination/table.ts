@@ -1280,7 +1280,15 @@ const observabilityLayer: Layer = {
     await receiver.waitFor((spans) => spans.some((s) => s.traceId === traceId && s.kind === 2), 10_000);
     // One server span per request the exchange made (the WebSocket row makes two connections).
     const servers = receiver.spans.filter((s) => s.traceId === traceId && s.kind === 2);
-    for (const server of servers) expect(server.parentSpanId).toBe(spanId);
+    expect(servers.some((server) => server.parentSpanId === spanId)).toBe(true);
+    // A route called as an MCP tool nests under the `tools/call` span (docs/mcp-route-tools.md):
+    // every other server span's parent is a span of this trace.
+    for (const server of servers.filter((s) => s.parentSpanId !== spanId)) {
+      await receiver.waitFor((spans) => spans.some((s) => s.spanId === server.parentSpanId), 10_000);
+      const parent = receiver.spans.find((s) => s.spanId === server.parentSpanId);
+      expect(parent?.traceId).toBe(traceId);
+      expect(parent?.name).toStartWith("tools/call ");
+    }
     expect(servers.map((server) => server.attributes["http.response.status_code"])).toContain(result.status);
     expect(await requestCount()).toBeGreaterThan(before);
   },
