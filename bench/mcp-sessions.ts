@@ -70,7 +70,8 @@ for (let round = 0; round < ROUNDS; round++) {
   await server.stop();
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 const heaps = perSession.map((p) => p.heap);
 const rsses = perSession.map((p) => p.rss);
