@@ -4,8 +4,8 @@
  * order, the rest are dropped, logged once (throttled) and counted in /metrics (issue 31).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { backgroundStats } from "../../src/background/tasks.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
 
 let server: ServerHandle;
 const state = { running: 0, most: 0, done: [] as number[] };

@@ -47,6 +47,7 @@ import {
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { UPLOADS_BG_ROWS } from "./rows-uploads-bg.ts";
 
 export const TOKEN = "combo-token";
 export const ORIGIN = "https://combo.example";
@@ -302,6 +303,7 @@ const WEBSOCKET_SKIP = {
 
 /** The features. One row each; see the header for how to add one. */
 export const FEATURES: Feature[] = [
+  ...UPLOADS_BG_ROWS,
   {
     name: "json",
     register(app, ctx) {

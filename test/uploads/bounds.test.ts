@@ -44,7 +44,9 @@ async function stalledUpload(port: number, declared: number | null, bytes = 1000
   const framing = declared === null ? "Transfer-Encoding: chunked" : `Content-Length: ${declared}`;
   const start = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="f"; filename="slow.bin"\r\n\r\n${"s".repeat(bytes)}`;
   const body = declared === null ? `${start.length.toString(16)}\r\n${start}\r\n` : start;
-  socket.write(`POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${multipart["content-type"]}\r\n${framing}\r\n\r\n${body}`);
+  socket.write(
+    `POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${multipart["content-type"]}\r\n${framing}\r\n\r\n${body}`,
+  );
   return { end: () => socket.terminate() };
 }
 
@@ -74,7 +76,14 @@ describe("uploads abandoned halfway by several clients at once (issue 39)", () =
     // 4 clients × 150 uploads of 200 KB, 50 sockets at a time each: far more than the default 64 in flight.
     const clients = Array.from({ length: 4 }, () =>
       Bun.spawn(
-        [process.execPath, join(import.meta.dir, "fixtures/abort-client.ts"), String(server.port), "150", "200000", "50"],
+        [
+          process.execPath,
+          join(import.meta.dir, "fixtures/abort-client.ts"),
+          String(server.port),
+          "150",
+          "200000",
+          "50",
+        ],
         { stdout: "inherit", stderr: "inherit" },
       ),
     );
