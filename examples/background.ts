@@ -13,7 +13,12 @@ import { appendFileSync } from "node:fs";
 import { isMainThread } from "node:worker_threads";
 import { t, Webfw } from "../src/index.ts";
 
-const app = new Webfw(import.meta.path, { requestId: true });
+// At most 32 requests' tasks run at once per thread (each Worker too), 500 more wait; past that a
+// request's tasks are dropped, logged and counted (docs/events.md#bounds).
+const app = new Webfw(import.meta.path, {
+  requestId: true,
+  background: { maxConcurrent: 32, maxQueued: 500 },
+});
 
 /** Stands for a mail service: slow, and sometimes down. */
 export const outbox: { to: string; requestId: string }[] = [];

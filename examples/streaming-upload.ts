@@ -9,7 +9,9 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Webfw } from "../src/index.ts";
 
-const app = new Webfw(import.meta.path);
+// Bounds across uploads (docs/uploads.md#bounds): 16 at once, 4 GiB of them in flight; past either,
+// 503 with Retry-After before a byte of the body is read.
+const app = new Webfw(import.meta.path, { uploads: { maxInFlight: 16, maxBytesInFlight: 4 * 1024 ** 3 } });
 const storage = process.env.UPLOAD_DIR ?? join(import.meta.dir, "uploads");
 mkdirSync(storage, { recursive: true });
 

@@ -6,6 +6,7 @@
  * Start-time decisions (`--dev`, `--disable-openapi`) are passed to the build
  * as options and never written back here.
  */
+import type { ResolvedBackgroundBounds } from "./background/bounds.ts";
 import type { FormLimits } from "./body/forms.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
 import type { Request } from "./http/request.ts";
@@ -18,6 +19,7 @@ import type { ErrorFormat } from "./response/error-response.ts";
 import type { RouterBase } from "./router/router-base.ts";
 import type { FallbackHandler } from "./serve/fallback.ts";
 import type { HeaderRule } from "./serve/header-rules.ts";
+import type { ResolvedUploadBounds } from "./uploads/bounds.ts";
 import type { BroadcastOptions, ResolvedWebSocketOptions } from "./websocket/options.ts";
 
 export type LifecycleHandler = () => unknown;
@@ -30,6 +32,10 @@ export interface AppConfig {
   maxBodyBuffer: number;
   bodyReadTimeoutMs: number;
   formLimits: FormLimits;
+  /** Streamed uploads in flight per process (src/uploads/bounds.ts). */
+  uploads: ResolvedUploadBounds;
+  /** Background tasks running and waiting per thread (src/background/bounds.ts). */
+  background: ResolvedBackgroundBounds;
   dev: boolean;
   requestTimeoutMs: number;
   openapi: false | OpenApiOptions;

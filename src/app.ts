@@ -1,5 +1,6 @@
 import type { AppConfig, AppState, ExceptionHandler, LifecycleHandler } from "./app-state.ts";
 import type { AuthenticationHandler } from "./auth/handler.ts";
+import { type BackgroundBounds, resolveBackgroundBounds } from "./background/bounds.ts";
 import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
 import type * as ClientCall from "./client/call.ts";
@@ -31,6 +32,7 @@ import { checkTimeout } from "./serve/timeout.ts";
 import { configureSessions, type SessionOptions } from "./sessions/index.ts";
 import type * as StaticModule from "./static/serve-directory.ts";
 import type { ServeDirectoryOptions } from "./static/serve-directory.ts";
+import { resolveUploadBounds, type UploadBounds } from "./uploads/bounds.ts";
 import { webSocketMount } from "./websocket/mount.ts";
 import {
   type BroadcastOptions,
@@ -55,6 +57,10 @@ export interface WebfwOptions {
   bodyReadTimeoutMs?: number;
   /** Limits of form and multipart parsing. */
   formLimits?: Partial<FormLimits>;
+  /** Streamed uploads in flight per process: `{ maxInFlight, maxBytesInFlight }` (docs/uploads.md#bounds). */
+  uploads?: UploadBounds;
+  /** Background tasks running and waiting per thread: `{ maxConcurrent, maxQueued }` (docs/events.md#bounds). */
+  background?: BackgroundBounds;
   /** Show error stacks in 500 responses. Only for local development; `--dev` turns it on. */
   dev?: boolean;
   /** Milliseconds a handler may take; a later answer is replaced by 503. Default 0: no limit (route option `timeoutMs` overrides). */
@@ -145,6 +151,8 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
           ? DEFAULT_BODY_READ_TIMEOUT_MS
           : checkTimeout(options.bodyReadTimeoutMs, "bodyReadTimeoutMs"),
       formLimits: { ...DEFAULT_FORM_LIMITS, ...options.formLimits },
+      uploads: resolveUploadBounds(options.uploads),
+      background: resolveBackgroundBounds(options.background),
       dev: options.dev ?? false,
       requestTimeoutMs: checkTimeout(options.requestTimeoutMs, "requestTimeoutMs"),
       openapi: resolveOpenApiOptions(options.openapi),

@@ -12,6 +12,7 @@ import { requestIdOf } from "../request-id/id.ts";
 import { BadRequestError } from "../response/errors.ts";
 import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/app-types.ts";
 import type { Session } from "../sessions/session.ts";
+import type { UploadTicket } from "../uploads/gate.ts";
 import { type UploadLimits, uploadLimits } from "../uploads/limits.ts";
 import type * as UploadParts from "../uploads/parts.ts";
 import type { Part } from "../uploads/parts.ts";
@@ -95,6 +96,8 @@ export class Request<
   /** @internal */ pendingTarget: TargetCheck | null = null;
   /** @internal Tasks left by `background()`, started by the dispatcher after the response (src/background/). */
   backgroundTasks: BackgroundTask[] | null = null;
+  /** @internal This upload's share of the app's upload bounds, on `{ body: "stream" }` routes (src/uploads/admit.ts). */
+  uploadTicket: UploadTicket | null = null;
 
   constructor(
     raw: globalThis.Request,
@@ -255,7 +258,7 @@ export class Request<
   parts(limits?: Partial<UploadLimits>): AsyncIterableIterator<Part> {
     // The multipart reader and the file saver load with the first streamed upload (idle memory).
     const { streamParts } = require("../uploads/parts.ts") as typeof UploadParts;
-    return streamParts(this.raw, uploadLimits(this.formLimits, limits));
+    return streamParts(this.raw, uploadLimits(this.formLimits, limits), this.uploadTicket);
   }
 
   json<T = unknown>(): T {

@@ -42,6 +42,7 @@ export interface Observability {
   bindSources(sources: {
     workerPool?: () => { queued: number; busy: number; size: number } | null;
     websocketConnections?: () => number;
+    uploads?: () => { inFlight: number; bytes: number; refused: number };
   }): void;
   close(): void;
 }

@@ -12,9 +12,11 @@
  *   webfw_websocket_connections                                 gauge
  *   webfw_worker_pool_workers / _busy_workers / _queued_calls   gauges
  *   webfw_metrics_processes                                     gauge (processes in this scrape)
+ *   webfw_background_tasks_* and webfw_uploads_*                the bounds (./bounds-metrics.ts)
  *   process_* and nodejs_*                                      prom-client's default metrics
  */
 import type { Gauge, Metric, MetricObjectWithValues, MetricValue, Registry } from "prom-client";
+import { registerBoundsMetrics, type UploadStats } from "./bounds-metrics.ts";
 import { FastHistogram, type Series } from "./fast-histogram.ts";
 import { conventionalMethod } from "./http-attributes.ts";
 import type { ResolvedMetricsOptions } from "./metrics-options.ts";
@@ -24,6 +26,8 @@ import type { Dispatcher, DispatcherWrap, RouteInfo } from "./route-info.ts";
 export interface MetricSources {
   workerPool?: () => { queued: number; busy: number; size: number } | null;
   websocketConnections?: () => number;
+  /** The app's upload gate (src/uploads/gate.ts), when it has streamed-upload routes. */
+  uploads?: () => UploadStats;
 }
 
 /** The app's metrics in one process: the registry and the per-request layer. */
@@ -103,6 +107,7 @@ export async function createHttpMetrics(options: ResolvedMetricsOptions): Promis
     help: "Server processes whose figures this scrape includes.",
     registers: [registry],
   }).set(1);
+  registerBoundsMetrics(prom, registry, () => sources.uploads?.());
   if (options.defaultMetrics) prom.collectDefaultMetrics({ register: registry });
 
   const wrap: DispatcherWrap = (dispatcher, route) => timeDispatcher(dispatcher, route, duration, inFlight);

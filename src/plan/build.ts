@@ -5,6 +5,7 @@
  */
 import type { Server, WebSocketHandler } from "bun";
 import type { AppState } from "../app-state.ts";
+import { configureBackground } from "../background/tasks.ts";
 import { BodyBudget } from "../body/budget.ts";
 import type { CompressionLayer } from "../compression/index.ts";
 import { Request } from "../http/request.ts";
@@ -30,6 +31,8 @@ import { type RouteTable, Runtime } from "../serve/fallback.ts";
 import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
+import { admitUploads } from "../uploads/admit.ts";
+import { UploadGate } from "../uploads/gate.ts";
 import type { WorkerPool } from "../workers/pool.ts";
 import type { Mount, MountBuild, MountContext, MountedFeature } from "./mount.ts";
 import { planRoute } from "./plan.ts";
@@ -102,6 +105,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       supervised: false,
     }));
   const wrap = layers(app, options, compression, observability);
+  // Background tasks of this thread follow the app's bounds (each Worker sets its own, src/workers/run-call.ts).
+  configureBackground(app.config.background);
   const config: PipelineConfig = {
     maxBodySize: app.config.maxBodySize,
     // One budget per built app (per process): every route's body counts against it.
@@ -148,6 +153,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   const plans: RoutePlan[] = [];
   const scopes = new Map<string, AnswerScope>();
   const rateLimits = planRateLimits(globalBefore, globalAfter, config);
+  // One gate per built app (per process), made with its first streamed-upload route.
+  let uploadGate: UploadGate | null = null;
   for (const { route, chain } of owned) {
     const plan = planRoute(tree, chain, {
       pattern: route.path,
@@ -178,6 +185,11 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       const key = `${route.method} ${route.path}`;
       const deadline = plan.timeoutMs ?? app.config.requestTimeoutMs ?? 0;
       plan.invoke = (request) => pool.run(key, request, deadline);
+    }
+    // Streamed uploads pass the app's upload gate (src/uploads/): only these routes count anything.
+    if (route.options.body === "stream") {
+      uploadGate ??= new UploadGate(app.config.uploads);
+      plan.handler = admitUploads(plan.handler, uploadGate);
     }
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
@@ -220,7 +232,10 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
 
   // The trace context an offloaded call carries to its Worker, and the pool gauges of the metrics.
   if (pool && observability.callContext) pool.traceContext = observability.callContext;
-  observability.bindSources({ workerPool: pool ? () => pool.stats : undefined });
+  observability.bindSources({
+    workerPool: pool ? () => pool.stats : undefined,
+    uploads: uploadGate === null ? undefined : uploadGate.stats,
+  });
 
   const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
   const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, wrap);

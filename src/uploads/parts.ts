@@ -9,6 +9,7 @@
 import { parseHeaderValue } from "../body/header-params.ts";
 import { describePart, malformed, multipartBoundary } from "../body/multipart.ts";
 import { HttpError } from "../response/errors.ts";
+import type { UploadTicket } from "./gate.ts";
 import type { UploadLimits } from "./limits.ts";
 import { saveStream } from "./save.ts";
 import { MultipartScanner } from "./scanner.ts";
@@ -93,8 +94,15 @@ interface PartSource {
   chunks(part: Part): AsyncGenerator<Uint8Array, void, undefined>;
 }
 
-/** The parts of `raw`'s multipart body, read from its stream as they arrive. */
-export function streamParts(raw: globalThis.Request, limits: UploadLimits): AsyncIterableIterator<Part> {
+/**
+ * The parts of `raw`'s multipart body, read from its stream as they arrive; `ticket` counts the
+ * bytes against the app's upload bounds (src/uploads/gate.ts).
+ */
+export function streamParts(
+  raw: globalThis.Request,
+  limits: UploadLimits,
+  ticket: UploadTicket | null = null,
+): AsyncIterableIterator<Part> {
   let scanner: MultipartScanner | null = null;
   let current: Part | null = null;
   /** Bytes of the current part so far, read or skipped: the per-part limit counts both. */
@@ -113,7 +121,7 @@ export function streamParts(raw: globalThis.Request, limits: UploadLimits): Asyn
     if (raw.body === null) throw malformed("the body is empty");
     if (raw.bodyUsed)
       throw new TypeError('request.parts(): the body was already read (give the route { body: "stream" })');
-    return new MultipartScanner(raw.body.getReader(), boundary, limits.maxTotalSize);
+    return new MultipartScanner(raw.body.getReader(), boundary, limits.maxTotalSize, ticket);
   };
 
   const source: PartSource = {

@@ -6,6 +6,7 @@
  */
 import { MAX_PART_HEADER_BYTES, malformed } from "../body/multipart.ts";
 import { HttpError } from "../response/errors.ts";
+import type { UploadTicket } from "./gate.ts";
 
 const CR = 13;
 const LF = 10;
@@ -39,6 +40,8 @@ export class MultipartScanner {
     private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
     boundary: string,
     private readonly maxTotalSize: number,
+    /** The app's upload bounds (src/uploads/gate.ts): a chunked body's bytes are counted as they arrive. */
+    private readonly ticket: UploadTicket | null = null,
   ) {
     this.dashBoundary = Buffer.from(`--${boundary}`, "latin1");
     this.delimiter = Buffer.from(`\r\n--${boundary}`, "latin1");
@@ -64,9 +67,24 @@ export class MultipartScanner {
         connection: "close",
       });
     }
+    this.ticket?.arrived(chunk.byteLength);
     const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.buf = this.buf.length === 0 ? view : Buffer.concat([this.buf, view]);
     return true;
+  }
+
+  /**
+   * Drops the first `n` buffered bytes. What is left is copied when it is a small tail of a large
+   * chunk (a delimiter's worth held back): a view would keep the whole chunk (128 KiB from Bun)
+   * alive while the scanner waits for the client, which is how each pending upload held ~190 KiB
+   * (docs/uploads.md#bounds).
+   */
+  private consume(n: number): void {
+    const rest = this.buf.length - n;
+    if (rest <= 0) this.buf = EMPTY;
+    else if (rest <= this.delimiter.length && this.buf.buffer.byteLength > 4096)
+      this.buf = Buffer.from(this.buf.subarray(n));
+    else this.buf = this.buf.subarray(n);
   }
 
   /** Until `n` bytes are buffered; false when the body ends first. */
@@ -83,6 +101,7 @@ export class MultipartScanner {
     } catch (error) {
       this.failure = error;
       this.state = "done";
+      this.buf = EMPTY;
       throw error;
     }
   }
@@ -120,19 +139,19 @@ export class MultipartScanner {
       (await this.need(this.dashBoundary.length)) &&
       this.buf.subarray(0, this.dashBoundary.length).equals(this.dashBoundary)
     ) {
-      this.buf = this.buf.subarray(this.dashBoundary.length);
+      this.consume(this.dashBoundary.length);
       this.state = "boundary";
       return;
     }
     for (;;) {
       const at = this.buf.indexOf(this.delimiter);
       if (at !== -1) {
-        this.buf = this.buf.subarray(at + this.delimiter.length);
+        this.consume(at + this.delimiter.length);
         this.state = "boundary";
         return;
       }
       // Keep only what could be the start of the delimiter: a preamble costs no memory.
-      this.buf = this.buf.subarray(Math.max(0, this.buf.length - this.delimiter.length + 1));
+      this.consume(Math.max(0, this.buf.length - this.delimiter.length + 1));
       if (!(await this.fill()))
         throw malformed("the boundary given in Content-Type does not occur in the body");
     }
@@ -157,10 +176,10 @@ export class MultipartScanner {
       if (c !== CR || this.buf[i + 1] !== LF) throw malformed("boundary line not followed by CRLF");
       break;
     }
-    this.buf = this.buf.subarray(i + 2);
+    this.consume(i + 2);
     if (!(await this.need(2))) throw malformed("truncated part headers");
     if (this.buf[0] === CR && this.buf[1] === LF) {
-      this.buf = this.buf.subarray(2);
+      this.consume(2);
       this.state = "body";
       return "";
     }
@@ -168,7 +187,7 @@ export class MultipartScanner {
       const end = this.buf.subarray(0, MAX_PART_HEADER_BYTES + CRLFCRLF.length).indexOf(CRLFCRLF);
       if (end !== -1) {
         const text = this.buf.subarray(0, end).toString("utf8");
-        this.buf = this.buf.subarray(end + CRLFCRLF.length);
+        this.consume(end + CRLFCRLF.length);
         this.state = "body";
         return text;
       }
@@ -187,7 +206,7 @@ export class MultipartScanner {
       const at = this.buf.indexOf(this.delimiter);
       if (at !== -1) {
         const out = this.buf.subarray(0, at);
-        this.buf = this.buf.subarray(at + this.delimiter.length);
+        this.consume(at + this.delimiter.length);
         this.state = "boundary";
         return out.length > 0 ? out : null;
       }
@@ -196,7 +215,7 @@ export class MultipartScanner {
       const safe = this.buf.length - this.heldBack();
       if (safe > 0) {
         const out = this.buf.subarray(0, safe);
-        this.buf = this.buf.subarray(safe);
+        this.consume(safe);
         return out;
       }
       if (!(await this.fill())) throw malformed("truncated body (missing final boundary)");
@@ -217,6 +236,7 @@ export class MultipartScanner {
   /** Stops reading: the rest of the body is left to the server (and dropped with the connection). */
   cancel(): void {
     this.state = "done";
+    this.buf = EMPTY;
     void this.reader.cancel().catch(() => {});
   }
 }

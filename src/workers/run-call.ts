@@ -18,7 +18,7 @@
 import type { AppState } from "../app-state.ts";
 import { Identity } from "../auth/identity.ts";
 import { tasksAfter } from "../background/after-response.ts";
-import { drainBackground } from "../background/tasks.ts";
+import { configureBackground, drainBackground } from "../background/tasks.ts";
 import { Request } from "../http/request.ts";
 import { scopeOf, walkTree } from "../plan/tree.ts";
 import { markClientData } from "../response/client-data.ts";
@@ -48,6 +48,8 @@ export interface LoadedApp {
 }
 
 export async function loadHandlers(app: AppState): Promise<LoadedApp> {
+  // This Worker's background tasks follow the app's bounds, as the main thread's do (src/background/).
+  configureBackground(app.config.background);
   for (const handler of app.startupHandlers) await handler();
   const handlers = new Map<string, RouteHandler>();
   // The same tree walk and scope rule as the main thread's build (src/plan/tree.ts), so an

@@ -15,6 +15,9 @@ const app = new Webfw(import.meta.path, {
   requestId: true,
   errors: "problem",
   compression: { threshold: 0 },
+  // The upload-bounds row (rows-uploads-bg.ts) sends one upload over this; the background rows run under a cap.
+  uploads: { maxBytesInFlight: 1024 * 1024 },
+  background: { maxConcurrent: 8, maxQueued: 100 },
 });
 // The two-machine run mode (combination.test.ts) shares a Redis: broadcasts, MCP sessions, rate limits.
 if (process.env.REDIS_URL) app.configureBroadcast({ redisUrl: process.env.REDIS_URL });

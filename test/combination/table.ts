@@ -48,6 +48,7 @@ import {
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
+import { UPLOADS_BG_ROWS } from "./rows-uploads-bg.ts";
 
 export const TOKEN = "combo-token";
 /** A second user's token (`grace`): a caller other than the suite's own (`ada`). */
@@ -305,6 +306,7 @@ const WEBSOCKET_SKIP = {
 
 /** The features. One row each; see the header for how to add one. */
 export const FEATURES: Feature[] = [
+  ...UPLOADS_BG_ROWS,
   {
     name: "json",
     register(app, ctx) {

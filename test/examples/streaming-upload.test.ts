@@ -40,4 +40,27 @@ describe("examples/streaming-upload.ts", () => {
     const response = await fetch(`${server.url}/videos`, { method: "POST", body: form });
     expect(response.status).toBe(413);
   });
+
+  test("an upload declaring more than the bytes in flight allow: 503 before its body is read", async () => {
+    let answer = "";
+    const socket = await Bun.connect({
+      hostname: "127.0.0.1",
+      port: server.port,
+      socket: {
+        data(_socket, data) {
+          answer += data.toString();
+        },
+      },
+    });
+    socket.write(
+      "POST /videos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=b\r\n" +
+        `Content-Length: ${5 * 1024 ** 3}\r\n\r\n--b\r\n`,
+    );
+    const deadline = Date.now() + 5000;
+    while (!answer.includes("limit 4096 MiB") && Date.now() < deadline) await Bun.sleep(10);
+    socket.terminate();
+    expect(answer).toStartWith("HTTP/1.1 503");
+    expect(answer.toLowerCase()).toContain("retry-after: 5");
+    expect(answer).toContain("this upload does not fit in the bytes of uploads in flight (limit 4096 MiB)");
+  });
 });
