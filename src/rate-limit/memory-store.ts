@@ -48,8 +48,11 @@ export class MemoryStore implements RateLimitStore {
   private shortestFixed = Number.POSITIVE_INFINITY;
   private shortestSliding = Number.POSITIVE_INFINITY;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** `Date.now()` of the planned sweep; +∞ when none is planned (the store is empty). */
+  private sweepAt = Number.POSITIVE_INFINITY;
   private readonly sweepNow = () => {
     this.timer = null;
+    this.sweepAt = Number.POSITIVE_INFINITY;
     this.sweep(Date.now());
   };
 
@@ -70,7 +73,8 @@ export class MemoryStore implements RateLimitStore {
       // Re-inserted at the end: the map stays in window-start order, which the sweep relies on.
       this.fixed.set(key, window);
       if (windowMs < this.shortestFixed) this.shortestFixed = windowMs;
-      if (this.timer === null) this.schedule(now);
+      // A window that ends before the planned sweep (a shorter one than any so far) moves it earlier.
+      if (window.expiresAt + MIN_SWEEP_MS < this.sweepAt) this.schedule(now);
     }
     window.count++;
     return { count: window.count, resetMs: window.expiresAt - now };
@@ -85,7 +89,7 @@ export class MemoryStore implements RateLimitStore {
       window = { windowMs, previous: 0, current: 0, startedAt: now, expiresAt: now + 2 * windowMs };
       this.sliding.set(key, window);
       if (2 * windowMs < this.shortestSliding) this.shortestSliding = 2 * windowMs;
-      if (this.timer === null) this.schedule(now);
+      if (window.expiresAt + MIN_SWEEP_MS < this.sweepAt) this.schedule(now);
     } else if (now - window.startedAt >= window.windowMs) {
       // The next window of the key's own grid (less than two windows on, else it expired above):
       // this window's count becomes the previous one. Moved to the end to keep start order.
@@ -110,6 +114,7 @@ export class MemoryStore implements RateLimitStore {
   close(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    this.sweepAt = Number.POSITIVE_INFINITY;
     this.fixed.clear();
     this.sliding.clear();
   }
@@ -131,7 +136,10 @@ export class MemoryStore implements RateLimitStore {
     for (const oldest of [firstOf(this.fixed), firstOf(this.sliding)]) {
       if (oldest !== undefined && oldest.expiresAt < at) at = oldest.expiresAt;
     }
-    this.timer = setTimeout(this.sweepNow, Math.max(MIN_SWEEP_MS, at - now));
+    if (this.timer !== null) clearTimeout(this.timer);
+    const delay = Math.max(MIN_SWEEP_MS, at - now);
+    this.sweepAt = now + delay;
+    this.timer = setTimeout(this.sweepNow, delay);
     // Never what keeps the process alive.
     this.timer.unref();
   }

@@ -69,7 +69,10 @@ export function planRateLimits(
   let nextId = 0;
   const idOf = (fn: BeforeMiddleware | AfterMiddleware): number => {
     let id = ids.get(fn);
-    if (id === undefined) ids.set(fn, (id = ++nextId));
+    if (id === undefined) {
+      id = ++nextId;
+      ids.set(fn, id);
+    }
     return id;
   };
   const globals = new Set<BeforeMiddleware | AfterMiddleware>([...globalBefore, ...globalAfter]);
