@@ -47,6 +47,7 @@ import {
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { RATE_LIMIT_ROWS } from "./rows-rate-limit.ts";
 
 export const TOKEN = "combo-token";
 export const ORIGIN = "https://combo.example";
@@ -302,6 +303,7 @@ const WEBSOCKET_SKIP = {
 
 /** The features. One row each; see the header for how to add one. */
 export const FEATURES: Feature[] = [
+  ...RATE_LIMIT_ROWS,
   {
     name: "json",
     register(app, ctx) {
