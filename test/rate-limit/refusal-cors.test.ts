@@ -190,3 +190,26 @@ describe("a SubRouter's refusals through its CORS pair", () => {
     expect(refused.headers.get("access-control-allow-credentials")).toBe("true");
   });
 });
+
+describe("examples/rate-limit.ts", () => {
+  test("its API's 429 carries CORS for the page's origin; its sliding login limit says when to retry", async () => {
+    const { default: app } = await import("../../examples/rate-limit.ts");
+    const server = await serve(app);
+    const item = () => fetch(`${server.url}/api/items`, from({ "x-api-key": "page" }));
+    for (let i = 0; i < 5; i++) expect((await item()).status).toBe(200);
+    const refused = await item();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect(refused.headers.get("access-control-allow-origin")).toBe(ORIGIN);
+    expect(refused.headers.get("access-control-expose-headers")).toBe(
+      "RateLimit, RateLimit-Policy, Retry-After",
+    );
+    const login = () => fetch(`${server.url}/login`, { method: "POST" });
+    for (let i = 0; i < 3; i++) expect((await login()).status).toBe(200);
+    const tooMany = await login();
+    expect(tooMany.status).toBe(429);
+    // Sliding: one more fits once a third of the 3 has faded in the next minute: 60 s + 20 s.
+    expect(Number(tooMany.headers.get("retry-after"))).toBeGreaterThanOrEqual(79);
+    expect(Number(tooMany.headers.get("retry-after"))).toBeLessThanOrEqual(80);
+  });
+});
