@@ -41,7 +41,7 @@ async function serve(app: Webfw): Promise<ServerHandle> {
   return server;
 }
 
-function apiWithLimit(limit: number): { app: Webfw; api: SubRouter } {
+function apiWithLimit(limit: number): { app: Webfw } {
   const app = new Webfw(import.meta.path);
   const api = new SubRouter(import.meta.path, { prefix: "/api" });
   allowCors(api, { origins: [ORIGIN], exposeHeaders: ["RateLimit", "Retry-After"] });
@@ -56,7 +56,7 @@ function apiWithLimit(limit: number): { app: Webfw; api: SubRouter } {
   api.get("/private", () => "secret", { authRequired: true });
   api.options("/custom", () => "custom options");
   app.includeRouter(api);
-  return { app, api };
+  return { app };
 }
 
 const from = (headers: Record<string, string> = {}) => ({ headers: { origin: ORIGIN, ...headers } });
