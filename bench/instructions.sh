@@ -8,6 +8,7 @@
 # bench/run.ts on a quiet machine for the DESIGN §4 ratios.
 #   bash bench/instructions.sh [variant ...]   (default: raw off ids limit metrics tracing)
 #   variants raw-ids / raw-limit: raw Bun.serve doing the ids / limit variants' work by hand
+#   variant limit-sliding: the limit variant with `algorithm: "sliding"`
 #   variants raw-params / params: `GET /id/42?name=bench` (the params scenario) instead of `GET /`
 #   variants raw-json / json: `POST /json` with a small JSON object (the json scenario)
 # Needs valgrind and h2load (Debian: valgrind, nghttp2-client). ~70 s per variant.
@@ -32,6 +33,7 @@ total() {
     off) ;;
     ids) env+=(BENCH_PROD=request-id) ;;
     limit) env+=(BENCH_PROD=limit-memory) ;;
+    limit-sliding) env+=(BENCH_PROD=limit-sliding) ;;
     metrics) env+=(BENCH_METRICS=1) ;;
     metrics-bare) env+=(BENCH_METRICS=bare) ;;
     tracing) env+=(BENCH_TRACING=1) ;;

@@ -1,6 +1,7 @@
 /**
  * Rate limiting (docs/rate-limiting.md): one limit for the whole app, a
- * stricter one on a route, a route without any, a key of the app's making;
+ * stricter sliding one on a route, a route without any, a key of the app's
+ * making on a router with its own CORS (its 429 readable by the page);
  * counted in Redis when REDIS_URL is set, so `--processes 2` (or several
  * machines) share one limit.
  *
@@ -8,7 +9,7 @@
  *   REDIS_URL=redis://127.0.0.1:6379 bun examples/rate-limit.ts --processes 2
  *   curl -i localhost:8080/      # RateLimit-Policy: "app";q=100;w=60   RateLimit: "app";r=99;t=60
  */
-import { HttpError, RedisStore, SubRouter, Webfw } from "../src/index.ts";
+import { allowCors, HttpError, RedisStore, SubRouter, Webfw } from "../src/index.ts";
 
 const app = new Webfw(import.meta.path, { errors: "problem", requestId: true });
 
@@ -23,11 +24,19 @@ app.get("/", () => "hello");
 app.get("/pid", () => ({ pid: process.pid }));
 // Health checks are never limited.
 app.get("/health", () => "ok", { rateLimit: false });
-// Stricter on a costly route: its own policy and counters (windowMs and the store come from the app's).
-app.post("/login", () => ({ token: "t0k3n" }), { rateLimit: { limit: 3, name: "login" } });
+// Stricter on a costly route: its own policy and counters (windowMs and the store come from the app's),
+// and a sliding window, so that 3 at the end of one minute and 3 at the start of the next are not 6.
+app.post("/login", () => ({ token: "t0k3n" }), {
+  rateLimit: { limit: 3, name: "login", algorithm: "sliding" },
+});
 
 // An API keyed by its API key; requests without one are refused by the key function itself.
 const api = new SubRouter(import.meta.path, { prefix: "/api" });
+// A browser page on another origin calls the API: its 429s pass through this CORS pair too.
+allowCors(api, {
+  origins: [process.env.APP_ORIGIN ?? "https://app.example"],
+  exposeHeaders: ["RateLimit", "RateLimit-Policy", "Retry-After"],
+});
 api.rateLimit({
   limit: 5,
   name: "api",

@@ -35,6 +35,7 @@ export type { MetricsOptions } from "./observability/metrics-options.ts";
 export type { ProblemDetails, ProblemInit, ProblemIssue } from "./problem/details.ts";
 export { MemoryStore, type MemoryStoreOptions } from "./rate-limit/memory-store.ts";
 export type {
+  RateLimitAlgorithm,
   RateLimitKey,
   RateLimitKeyFunction,
   RateLimitOptions,

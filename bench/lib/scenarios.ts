@@ -214,7 +214,7 @@ export const SCENARIOS: Scenario[] = [
     // Issue #18 (DESIGN §4): the cost of production features on GET /. The Redis variant starts its own
     // redis-server on a unix socket, pinned with the server (so it takes from the server's core).
     name: "prod",
-    title: "GET / with request ids, a rate limit never hit (memory, Redis)",
+    title: "GET / with request ids, a rate limit never hit (memory, Redis; fixed and sliding)",
     kind: "http",
     path: "/",
     baseline: "raw",
@@ -246,6 +246,18 @@ export const SCENARIOS: Scenario[] = [
         label: "webfw rateLimit (Redis)",
         server: "webfw",
         env: { BENCH_PROD: "limit-redis" },
+      },
+      {
+        id: "webfw-limit-sliding",
+        label: "webfw rateLimit (memory, sliding)",
+        server: "webfw",
+        env: { BENCH_PROD: "limit-sliding" },
+      },
+      {
+        id: "webfw-redis-sliding",
+        label: "webfw rateLimit (Redis, sliding)",
+        server: "webfw",
+        env: { BENCH_PROD: "limit-redis-sliding" },
       },
     ],
     check: expectBody(HELLO),

@@ -94,13 +94,15 @@ if (handle.port !== 0) announce(handle.port);
 
 /**
  * The `prod` scenario's variants (issue #18): request ids, or a limit no request reaches, counted in
- * memory or in a redis-server this process starts on a unix socket (and stops when it exits).
+ * memory or in a redis-server this process starts on a unix socket (and stops when it exits), with
+ * fixed windows or the sliding window counter (`limit-sliding`, `limit-redis-sliding`).
  */
 async function productionFeatures(target: Webfw, feature: string): Promise<void> {
   if (feature === "request-id") return; // an option of the app (above)
-  if (feature === "limit-memory") {
-    target.rateLimit({ limit: 1_000_000_000, windowMs: 3_600_000, store: new MemoryStore() });
-  } else if (feature === "limit-redis") {
+  if (feature === "limit-memory" || feature === "limit-sliding") {
+    const algorithm = feature === "limit-sliding" ? "sliding" : "fixed";
+    target.rateLimit({ limit: 1_000_000_000, windowMs: 3_600_000, algorithm, store: new MemoryStore() });
+  } else if (feature === "limit-redis" || feature === "limit-redis-sliding") {
     const socket = `/tmp/webfw-bench-redis-${process.pid}.sock`;
     const redis = Bun.spawn(
       ["redis-server", "--port", "0", "--unixsocket", socket, "--save", "", "--appendonly", "no"],
@@ -115,6 +117,7 @@ async function productionFeatures(target: Webfw, feature: string): Promise<void>
       limit: 1_000_000_000,
       windowMs: 3_600_000,
       store: new RedisStore({ url: `redis+unix://${socket}` }),
+      algorithm: feature === "limit-redis-sliding" ? "sliding" : "fixed",
     });
   } else if (feature !== "") throw new Error(`webfw: unknown BENCH_PROD ${feature}`);
 }

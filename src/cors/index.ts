@@ -4,6 +4,7 @@ import type { Request } from "../http/request.ts";
 import { Response } from "../response/response.ts";
 import { appendVary } from "../response/vary.ts";
 import { installPair, type MiddlewarePair, type MiddlewareTarget } from "../router/middleware.ts";
+import { markCorsPair } from "./marks.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, TOKEN } from "./policy.ts";
 
 export type { CorsOptions, CorsOrigins } from "./policy.ts";
@@ -30,7 +31,8 @@ export function allowCors(target: MiddlewareTarget, options: CorsOptions = {}): 
  */
 export function corsMiddlewares(options: CorsOptions = {}): MiddlewarePair {
   const policy = corsPolicy(options);
-  return {
+  // Marked: a router's rate-limit refusals run its CORS pair (src/cors/marks.ts).
+  return markCorsPair({
     before: (request) => {
       if (request.method !== "OPTIONS") return undefined;
       const origin = request.headers.get("origin");
@@ -54,7 +56,7 @@ export function corsMiddlewares(options: CorsOptions = {}): MiddlewarePair {
       if (allowed instanceof Promise) return allowed.then((ok) => allowOrigin(headers, origin, ok, policy));
       allowOrigin(headers, origin, allowed, policy);
     },
-  };
+  });
 }
 
 function allowOrigin(headers: Headers, origin: string, allowed: boolean, policy: CorsPolicy): void {

@@ -194,7 +194,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
     const compiled = compileRoute(plan, config);
-    const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`);
+    const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`, plan);
     const dispatcher = wrap(limited, { method: route.method, pattern: route.path });
     // The layers `wrap` adds never change an answer by the Host or the target (the timer, the access
     // log, request ids, spans, compression: they read other headers, or only record), so they pass
@@ -212,7 +212,14 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     statics,
     config,
     wrap: (dispatcher, route) =>
-      wrap(rateLimits.apply(dispatcher, appLimit, app.authHandler, "the app"), route),
+      wrap(
+        rateLimits.apply(dispatcher, appLimit, app.authHandler, "the app", {
+          method: route?.method ?? "",
+          before: globalBefore,
+          after: globalAfter,
+        }),
+        route,
+      ),
     builtIn: (pattern, method, handler, builtInOptions) => {
       const plan = builtInPlan(pattern, method, handler, globalBefore, globalAfter);
       plan.rawBody = builtInOptions?.rawBody === true;

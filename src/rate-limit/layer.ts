@@ -12,7 +12,6 @@
 import type { Server } from "bun";
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import { Request } from "../http/request.ts";
-import { logger } from "../log/logger.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { HttpError } from "../response/errors.ts";
 import { withHeader } from "../response/plain-text.ts";
@@ -21,7 +20,8 @@ import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { addressResolver, trustedProxies } from "./client-address.ts";
 import { limitHeaderOf, policyHeader, retryAfter } from "./headers.ts";
 import type { ResolvedRateLimit } from "./options.ts";
-import type { Hit, RateLimitStore } from "./store.ts";
+import { type Hit, type RateLimitStore, slidingHitOf } from "./store.ts";
+import { warnStoreFailed } from "./store-warning.ts";
 
 type WebResponse = globalThis.Response;
 
@@ -45,9 +45,6 @@ export function throwRefusal(request: Request): never {
   throw refusals.get(request.raw) ?? new HttpError(429);
 }
 
-/** Store failures are logged at most this often per limit (an outage would otherwise log every request). */
-const STORE_ERROR_LOG_MS = 10_000;
-
 export function withRateLimit(
   dispatcher: Dispatcher,
   limit: ResolvedRateLimit,
@@ -56,6 +53,8 @@ export function withRateLimit(
   const { name, windowMs } = limit;
   const quota = limit.limit;
   const store = limit.store ?? context.defaultStore;
+  // `algorithm: "sliding"`: the store decides and counts (src/rate-limit/sliding.ts); null for fixed windows.
+  const slide = limit.algorithm === "sliding" ? slidingHitOf(store) : null;
   const policy = policyHeader(name, quota, windowMs);
   const limitHeader = limitHeaderOf(name);
   const trusted = trustedProxies(limit.trustProxy, context.label);
@@ -65,7 +64,6 @@ export function withRateLimit(
       server?.requestIP(raw)?.address ?? null,
       trusted ? raw.headers.get("x-forwarded-for") : null,
     );
-  let lastStoreErrorLog = Number.NEGATIVE_INFINITY;
 
   const refuse = (
     raw: globalThis.Request,
@@ -107,16 +105,13 @@ export function withRateLimit(
     error: unknown,
     context: DispatchContext | undefined,
   ) => {
-    const now = performance.now();
-    if (now - lastStoreErrorLog >= STORE_ERROR_LOG_MS) {
-      lastStoreErrorLog = now;
-      logger.warning("rate limit store failed", {
-        policy: name,
-        on_store_error: limit.onStoreError,
-        request_id: requestIdOf(raw),
-        error: (error as Error)?.message ?? String(error),
-      });
-    }
+    // Throttled per store, not per route (src/rate-limit/store-warning.ts).
+    warnStoreFailed(store, {
+      policy: name,
+      on_store_error: limit.onStoreError,
+      request_id: requestIdOf(raw),
+      error,
+    });
     if (limit.onStoreError === "allow") return dispatcher(raw, server, params, context);
     const refusal = new HttpError(503, "Service Unavailable: the rate limit cannot be checked", {
       "retry-after": "1",
@@ -135,7 +130,7 @@ export function withRateLimit(
     if (key === null || key === undefined) return dispatcher(raw, server, params, context);
     let hit: Hit | Promise<Hit>;
     try {
-      hit = store.hit(`${name}:${key}`, windowMs);
+      hit = slide === null ? store.hit(`${name}:${key}`, windowMs) : slide(`${name}:${key}`, windowMs, quota);
     } catch (error) {
       return storeFailed(raw, server, params, error, context);
     }

@@ -18,11 +18,21 @@ export type RateLimitKeyFunction = (
   request: Request,
 ) => string | null | undefined | Promise<string | null | undefined>;
 
+/**
+ * How requests are counted (docs/rate-limiting.md#algorithms): `"fixed"` windows that start with a
+ * key's first request (exact and cheapest, but up to 2 × `limit` can pass across a window's end),
+ * or a `"sliding"` window counter (the previous window's count weighted by its share of the last
+ * `windowMs`: a burst across a window's end gets about `limit`, not 2 ×).
+ */
+export type RateLimitAlgorithm = "fixed" | "sliding";
+
 export interface RateLimitOptions {
   /** Requests allowed per window and key. */
   limit?: number;
-  /** The window's length in milliseconds (a fixed window that starts with the key's first request). */
+  /** The window's length in milliseconds (a window that starts with the key's first request). */
   windowMs?: number;
+  /** Default `"fixed"`. */
+  algorithm?: RateLimitAlgorithm;
   /** Default `"ip"`. */
   key?: RateLimitKey;
   /** Default: one in-memory store per app (one process). `new RedisStore({ url })` to share across processes. */
@@ -44,6 +54,7 @@ export type RateLimitSetting = RateLimitOptions | false;
 export interface ResolvedRateLimit {
   limit: number;
   windowMs: number;
+  algorithm: RateLimitAlgorithm;
   key: RateLimitKey;
   store: RateLimitStore | null;
   trustProxy: string[];
@@ -89,6 +100,13 @@ export function resolveRateLimit(declarations: PlacedSetting[], label: string): 
   if (key !== "ip" && key !== "identity" && typeof key !== "function") {
     throw new TypeError(`rateLimit of ${label}: key must be "ip", "identity" or a function`);
   }
+  const algorithm = merged.algorithm ?? "fixed";
+  if (algorithm !== "fixed" && algorithm !== "sliding") {
+    throw new TypeError(`rateLimit of ${label}: algorithm must be "fixed" or "sliding"`);
+  }
+  if (algorithm === "sliding" && merged.store && typeof merged.store.hitSliding !== "function") {
+    throw new TypeError(`rateLimit of ${label}: algorithm "sliding" needs a store with hitSliding()`);
+  }
   const onStoreError = merged.onStoreError ?? "allow";
   if (onStoreError !== "allow" && onStoreError !== "deny") {
     throw new TypeError(`rateLimit of ${label}: onStoreError must be "allow" or "deny"`);
@@ -100,6 +118,7 @@ export function resolveRateLimit(declarations: PlacedSetting[], label: string): 
   return {
     limit: limit as number,
     windowMs: windowMs as number,
+    algorithm,
     key,
     store: merged.store ?? null,
     trustProxy: [...(merged.trustProxy ?? [])],

@@ -49,6 +49,7 @@ import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
 import { UPLOADS_BG_ROWS } from "./rows-uploads-bg.ts";
+import { RATE_LIMIT_ROWS } from "./rows-rate-limit.ts";
 
 export const TOKEN = "combo-token";
 /** A second user's token (`grace`): a caller other than the suite's own (`ada`). */
@@ -307,6 +308,7 @@ const WEBSOCKET_SKIP = {
 /** The features. One row each; see the header for how to add one. */
 export const FEATURES: Feature[] = [
   ...UPLOADS_BG_ROWS,
+  ...RATE_LIMIT_ROWS,
   {
     name: "json",
     register(app, ctx) {
