@@ -1,0 +1,19 @@
+/**
+ * This request's Content-Security-Policy nonce (`request.cspNonce`, docs/security.md): set by the
+ * secure-headers layer before the route runs, only when the route's policy writes `NONCE`, and
+ * read back by the handler and by the layer when it writes the header. Keyed by the raw request,
+ * so the lazy webfw `Request` pays nothing for it. Imports nothing: src/http/request.ts reads it.
+ */
+const nonces = new WeakMap<globalThis.Request, string>();
+
+/** The nonce of `raw`, or `undefined` when the route's policy has none (or secure headers are off). */
+export function cspNonceOf(raw: globalThis.Request): string | undefined {
+  return nonces.get(raw);
+}
+
+/** 128 random bits, base64: what CSP Level 3 asks of a nonce (unguessable, new for every response). */
+export function newNonce(raw: globalThis.Request): string {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  nonces.set(raw, nonce);
+  return nonce;
+}
