@@ -11,9 +11,12 @@ export function cspNonceOf(raw: globalThis.Request): string | undefined {
   return nonces.get(raw);
 }
 
-/** 128 random bits, base64: what CSP Level 3 asks of a nonce (unguessable, new for every response). */
+/**
+ * 128 random bits (CSP Level 3: unguessable, new for every response) in base64url, which CSP's
+ * nonce grammar accepts and HTML escaping leaves alone (a template's `{{cspNonce}}` stays intact).
+ */
 export function newNonce(raw: globalThis.Request): string {
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
   nonces.set(raw, nonce);
   return nonce;
 }
