@@ -16,7 +16,13 @@ import { describeWithProgram } from "../helpers/system-program.ts";
 import { curl } from "../helpers/tls.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-quic",
+];
 
 describeWithProgram(CHROMIUM, "apt-get install -y chromium", "secure headers in Chromium", () => {
   let browser: Browser;
@@ -116,7 +122,10 @@ window.fetchResult = fetch("${app.url}/notes", { method: "POST", credentials: "i
     // The fetch reaches the server (its 403 is then unreadable to the page: CORP same-origin).
     await page.evaluate(() => (window as unknown as { fetchResult: Promise<string> }).fetchResult);
     expect((await (await fetch(`${app.url}/notes.json`)).json()) as string[]).toEqual(before);
-    await Promise.all([page.waitForURL(`${app.url}/notes`), page.evaluate(() => document.forms[0]?.submit())]);
+    await Promise.all([
+      page.waitForURL(`${app.url}/notes`),
+      page.evaluate(() => document.forms[0]?.submit()),
+    ]);
     expect(statuses).toContain(403);
     expect(await page.textContent("body")).toContain("Cross-site request refused");
     const after = (await (await fetch(`${app.url}/notes.json`)).json()) as string[];
