@@ -11,6 +11,11 @@ export function cspNonceOf(raw: globalThis.Request): string | undefined {
   return nonces.get(raw);
 }
 
+/** Gives `raw` the nonce made for it on the main thread (an offloaded handler's Worker, src/workers/run-call.ts). */
+export function setCspNonce(raw: globalThis.Request, nonce: string): void {
+  nonces.set(raw, nonce);
+}
+
 /**
  * 128 random bits (CSP Level 3: unguessable, new for every response) in base64url, which CSP's
  * nonce grammar accepts and HTML escaping leaves alone (a template's `{{cspNonce}}` stays intact).
