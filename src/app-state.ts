@@ -9,6 +9,7 @@
 import type { ResolvedBackgroundBounds } from "./background/bounds.ts";
 import type { FormLimits } from "./body/forms.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
+import type { CheckedCrossOrigin } from "./cross-origin/options.ts";
 import type { Request } from "./http/request.ts";
 import type { RouterEngine } from "./match/types.ts";
 import type { ResolvedMetricsOptions } from "./observability/metrics-options.ts";
@@ -17,6 +18,7 @@ import type { Mount } from "./plan/mount.ts";
 import type { ResolvedRequestIdOptions } from "./request-id/options.ts";
 import type { ErrorFormat } from "./response/error-response.ts";
 import type { RouterBase } from "./router/router-base.ts";
+import type { ResolvedSecureHeaders } from "./secure-headers/options.ts";
 import type { FallbackHandler } from "./serve/fallback.ts";
 import type { HeaderRule } from "./serve/header-rules.ts";
 import type { ResolvedUploadBounds } from "./uploads/bounds.ts";
@@ -50,6 +52,10 @@ export interface AppConfig {
   tracing: boolean;
   /** `null` when metrics are off. */
   metrics: ResolvedMetricsOptions | null;
+  /** `null`: no secure response headers (docs/security.md). */
+  secureHeaders: ResolvedSecureHeaders | null;
+  /** Cross-site request protection of unsafe methods; `false`: off (docs/security.md). */
+  csrf: CheckedCrossOrigin;
 }
 
 /** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */

@@ -8,6 +8,7 @@ import type { RawCallInput } from "./client/call.ts";
 import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
 import { type CompressionOptions, resolveCompression } from "./compression/options.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
+import { type CrossOriginSetting, checkCrossOriginSetting } from "./cross-origin/options.ts";
 import { requestPath } from "./http/request-target.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
@@ -26,6 +27,7 @@ import { withVisibleContentType } from "./response/plain-text.ts";
 import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
 import { Route } from "./router/route-handle.ts";
 import { RouterBase } from "./router/router-base.ts";
+import { resolveSecureHeaders, type SecureHeadersOptions } from "./secure-headers/options.ts";
 import type { FallbackHandler } from "./serve/fallback.ts";
 import { checkedRule, type HeaderRule } from "./serve/header-rules.ts";
 import { checkTimeout } from "./serve/timeout.ts";
@@ -91,6 +93,18 @@ export interface WebfwOptions {
   tracing?: boolean;
   /** `GET /metrics` for Prometheus (also `--metrics`): request durations, in-flight requests, pool, process. docs/observability.md. */
   metrics?: boolean | MetricsOptions;
+  /**
+   * Secure response headers (docs/security.md): HSTS over TLS, `nosniff`, frame-ancestors,
+   * `Referrer-Policy`, COOP/CORP, `Permissions-Policy` and a CSP with a per-request nonce
+   * (`request.cspNonce`). `true` for the defaults; route option `secureHeaders` changes or drops them. Default off.
+   */
+  secureHeaders?: boolean | SecureHeadersOptions;
+  /**
+   * Cross-site request protection of unsafe methods, on by default (docs/security.md): a browser's
+   * cross-site POST/PUT/PATCH/DELETE gets 403 before its body is read. `false` turns it off;
+   * `{ trustedOrigins }` lets more origins through (those the app's CORS allows already are).
+   */
+  csrf?: CrossOriginSetting;
 }
 
 export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
@@ -162,6 +176,8 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       errors: options.errors ?? "text",
       tracing: options.tracing === true,
       metrics: resolveMetricsOptions(options.metrics),
+      secureHeaders: resolveSecureHeaders(options.secureHeaders),
+      csrf: checkCrossOriginSetting(options.csrf ?? true, "csrf"),
     };
     if (this.config.errors !== "text" && this.config.errors !== "problem") {
       throw new TypeError(`errors must be "text" or "problem", got ${JSON.stringify(this.config.errors)}`);

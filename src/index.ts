@@ -4,6 +4,7 @@ export { ArgError, ArgSpec, type InferArgs, t } from "./args/t.ts";
 export { AuthenticationHandler, BearerGetter, TokenGetter } from "./auth/handler.ts";
 export { Identity } from "./auth/identity.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
+export type { CrossOriginOptions, CrossOriginSetting } from "./cross-origin/options.ts";
 export type { CookieOptions } from "./http/cookies.ts";
 export { Headers } from "./http/headers.ts";
 export { QueryParams } from "./http/query-params.ts";
@@ -55,6 +56,15 @@ export {
 } from "./router/middleware.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
 export { SubRouter } from "./router/router-base.ts";
+export {
+  type ContentSecurityPolicyOptions,
+  type CspSources,
+  NONCE,
+  type PermissionAllowList,
+  type ReferrerPolicyValue,
+  type SecureHeadersOptions,
+  type StrictTransportSecurityOptions,
+} from "./secure-headers/options.ts";
 export {
   commitSession,
   type SecretKey,

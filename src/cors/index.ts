@@ -7,11 +7,12 @@ import { installPair, type MiddlewarePair, type MiddlewareTarget } from "../rout
 import { markCorsPair } from "./marks.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, TOKEN } from "./policy.ts";
 
-export type { CorsOptions, CorsOrigins } from "./policy.ts";
+export type { CorsOptions, CorsOrigins, CorsPolicy } from "./policy.ts";
 
 // Browsers never need these listed in Access-Control-Allow-Methods (Fetch: CORS-safelisted methods).
 const SAFELISTED_METHODS = new Set(["GET", "HEAD", "POST"]);
-const configured = new WeakSet<object>();
+// The policy of every router `allowCors` configured: cross-site request protection trusts its origins.
+const configured = new WeakMap<object, CorsPolicy>();
 
 /**
  * Cross-origin resource sharing for every route of `target` (also `app.cors(options)`): installs
@@ -19,9 +20,14 @@ const configured = new WeakSet<object>();
  */
 export function allowCors(target: MiddlewareTarget, options: CorsOptions = {}): void {
   if (configured.has(target)) throw new Error("CORS is already configured for this app");
-  const pair = corsMiddlewares(options);
-  configured.add(target);
-  installPair(target, pair);
+  const policy = corsPolicy(options);
+  configured.set(target, policy);
+  installPair(target, corsPair(policy));
+}
+
+/** The CORS policy `allowCors` (or `app.cors`) gave `target`, if any (src/cross-origin/plan.ts). */
+export function corsPolicyOf(target: object): CorsPolicy | undefined {
+  return configured.get(target);
 }
 
 /**
@@ -30,7 +36,10 @@ export function allowCors(target: MiddlewareTarget, options: CorsOptions = {}): 
  * included. Options are checked here, so a bad one fails at configuration.
  */
 export function corsMiddlewares(options: CorsOptions = {}): MiddlewarePair {
-  const policy = corsPolicy(options);
+  return corsPair(corsPolicy(options));
+}
+
+function corsPair(policy: CorsPolicy): MiddlewarePair {
   // Marked: a router's rate-limit refusals run its CORS pair (src/cors/marks.ts).
   return markCorsPair({
     before: (request) => {

@@ -11,6 +11,7 @@ import {
 import { requestIdOf } from "../request-id/id.ts";
 import { BadRequestError } from "../response/errors.ts";
 import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/app-types.ts";
+import { cspNonceOf } from "../secure-headers/nonce.ts";
 import type { Session } from "../sessions/session.ts";
 import type { UploadTicket } from "../uploads/gate.ts";
 import { type UploadLimits, uploadLimits } from "../uploads/limits.ts";
@@ -146,6 +147,15 @@ export class Request<
     if (typeof task !== "function") throw new TypeError("request.background() takes a function");
     if (this.backgroundTasks === null) this.backgroundTasks = [task];
     else this.backgroundTasks.push(task);
+  }
+
+  /**
+   * This response's Content-Security-Policy nonce, for `<script nonce="…">` in `html()` and
+   * templates (docs/security.md, "Secure response headers"); `undefined` unless the route's
+   * `secureHeaders` policy uses `NONCE` (the default one does).
+   */
+  get cspNonce(): string | undefined {
+    return cspNonceOf(this.raw);
   }
 
   /** Per-request state for middlewares (sessions, timing, …). */

@@ -99,7 +99,8 @@ if (import.meta.main) app.start();
 const APPS: Record<TemplateName, (spec: ProjectSpec) => string> = {
   plain: (spec) => `import { Webfw } from "webfw";
 
-export const app = new Webfw(import.meta.path);
+// secureHeaders: CSP with a per-response nonce (request.cspNonce), HSTS over TLS, nosniff, … (docs/security.md).
+export const app = new Webfw(import.meta.path, { secureHeaders: true });
 
 ${COMMON_ROUTES(spec)}
 ${START}`,
@@ -122,7 +123,8 @@ const listNotes = db.query<Note, []>("SELECT id, text FROM notes ORDER BY id");
 const getNote = db.query<Note, [number]>("SELECT id, text FROM notes WHERE id = ?");
 const insertNote = db.query<Note, [string]>("INSERT INTO notes (text) VALUES (?) RETURNING id, text");
 
-export const app = new Webfw(import.meta.path);
+// secureHeaders: CSP with a per-response nonce (request.cspNonce), HSTS over TLS, nosniff, … (docs/security.md).
+export const app = new Webfw(import.meta.path, { secureHeaders: true });
 
 ${COMMON_ROUTES(spec)}
 
@@ -159,7 +161,8 @@ function migrate(): Promise<unknown> {
   return migrated;
 }
 
-export const app = new Webfw(import.meta.path);
+// secureHeaders: CSP with a per-response nonce (request.cspNonce), HSTS over TLS, nosniff, … (docs/security.md).
+export const app = new Webfw(import.meta.path, { secureHeaders: true });
 
 ${COMMON_ROUTES(spec)}
 

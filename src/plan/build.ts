@@ -8,6 +8,7 @@ import type { AppState } from "../app-state.ts";
 import { configureBackground } from "../background/tasks.ts";
 import { BodyBudget } from "../body/budget.ts";
 import type { CompressionLayer } from "../compression/index.ts";
+import { planCrossOrigin } from "../cross-origin/plan.ts";
 import { Request } from "../http/request.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
@@ -18,6 +19,7 @@ import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import type { RouterBase } from "../router/router-base.ts";
+import { planSecureHeaders } from "../secure-headers/plan.ts";
 import {
   builtInPlan,
   compileRoute,
@@ -104,7 +106,9 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       metrics: app.config.metrics,
       supervised: false,
     }));
-  const wrap = layers(app, options, compression, observability);
+  const tree = walkTree(app);
+  const secureHeaders = await planSecureHeaders(app.config.secureHeaders, tree.routes);
+  const wrap = layers(app, options, compression, observability, secureHeaders);
   // Background tasks of this thread follow the app's bounds (each Worker sets its own, src/workers/run-call.ts).
   configureBackground(app.config.background);
   const config: PipelineConfig = {
@@ -134,7 +138,6 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     requestTimeoutMs: app.config.requestTimeoutMs,
     errorFormat: app.config.errors,
   };
-  const tree = walkTree(app);
   const root: RouterBase[] = [app];
   // Features (OpenAPI, MCP, WebSockets, …) plug in here without this file naming them (src/plan/mount.ts).
   const mounts = app.mounts.filter((mount) => !options.disable?.has(mount.name));
@@ -155,6 +158,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   const rateLimits = planRateLimits(globalBefore, globalAfter, config);
   // One gate per built app (per process), made with its first streamed-upload route.
   let uploadGate: UploadGate | null = null;
+  const crossOrigin = planCrossOrigin(app.config.csrf, globalBefore, globalAfter, config);
   for (const { route, chain } of owned) {
     const plan = planRoute(tree, chain, {
       pattern: route.path,
@@ -172,7 +176,11 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       const response = await constResponse(plan, config);
       // No static response when a layer must see each request: request ids, a rate limit, spans or
       // metrics (a request Bun answers without JavaScript would be missing from them).
-      const perRequest = app.config.requestId !== null || limit !== null || observability.wrap !== null;
+      const perRequest =
+        app.config.requestId !== null ||
+        limit !== null ||
+        observability.wrap !== null ||
+        secureHeaders !== null;
       if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
         // Served by Bun itself, so the application's response headers are baked in once here.
         const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
@@ -195,12 +203,14 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     table.set(route.path, methods);
     const compiled = compileRoute(plan, config);
     const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`, plan);
-    const dispatcher = wrap(limited, { method: route.method, pattern: route.path });
+    // Cross-site requests are refused first, before they count against a limit or send a body.
+    const guarded = crossOrigin.apply(limited, chain, route);
+    const dispatcher = wrap(guarded, { method: route.method, pattern: route.path });
     // The layers `wrap` adds never change an answer by the Host or the target (the timer, the access
     // log, request ids, spans, compression: they read other headers, or only record), so they pass
     // the pending check on to the handler's first look. A limit keyed by the socket address keeps a
     // route host-blind; one whose key function reads the request does not (rate-limit/layer.ts).
-    if (isHostBlind(limited)) markHostBlind(dispatcher);
+    if (isHostBlind(guarded)) markHostBlind(dispatcher);
     methods.set(route.method, dispatcher);
   }
 
@@ -277,12 +287,15 @@ function layers(
   options: BuildOptions,
   compression: CompressionLayer,
   observability: Observability,
+  secureHeaders: DispatcherWrap | null,
 ): DispatcherWrap {
   const ids = app.config.requestId;
   const observe = observability.wrap;
   const traceIds = observability.traceIds;
   return (dispatcher, route) => {
     let wrapped = compression.wrap(dispatcher);
+    // Outside compression, so the headers land on the final answer (src/secure-headers/).
+    if (secureHeaders !== null) wrapped = secureHeaders(wrapped, route);
     if (ids !== null) wrapped = withRequestId(wrapped, ids);
     if (options.accessLog) wrapped = withAccessLog(wrapped, route, traceIds);
     if (observe) wrapped = observe(wrapped, route);

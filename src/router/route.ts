@@ -2,10 +2,12 @@ export type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from 
 
 import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "../args/t.ts";
+import type { CrossOriginSetting } from "../cross-origin/options.ts";
 import type { Request } from "../http/request.ts";
 import type { RouteMcpOption } from "../mcp/route-tools/options.ts";
 import type { ResponseDoc } from "../openapi/types.ts";
 import type { RateLimitOptions } from "../rate-limit/options.ts";
+import type { SecureHeadersOptions } from "../secure-headers/options.ts";
 import type { AppTypes, NoAppTypes } from "./app-types.ts";
 
 export const HTTP_METHODS = [
@@ -73,6 +75,16 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown> 
    * when the app or a router declares one. Fields left out come from the enclosing declaration.
    */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * Cross-site request protection of this (unsafe-method) route (docs/security.md): `false` turns it
+   * off, `{ trustedOrigins }` trusts more origins. Default: the router's, else the app's (on).
+   */
+  csrf?: CrossOriginSetting;
+  /**
+   * This route's secure response headers (docs/security.md): `false` sends none, an object changes
+   * the app's (CSP directives one by one) or, on an app without them, turns them on here.
+   */
+  secureHeaders?: false | SecureHeadersOptions;
   /** OpenAPI: a one-line summary. */
   summary?: string;
   /** OpenAPI: a longer description. */

@@ -2,6 +2,11 @@ import { toArgSpecs } from "../args/standard-arg.ts";
 import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, RouteArgShape } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
+import {
+  type CheckedCrossOrigin,
+  type CrossOriginSetting,
+  checkCrossOriginSetting,
+} from "../cross-origin/options.ts";
 import type { Request } from "../http/request.ts";
 import {
   checkRateLimitSetting,
@@ -78,6 +83,8 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
   /** @internal */ parent: RouterBase | null = null;
   /** @internal Set by `rateLimit()`; `undefined` when this router declares none. */
   rateLimitSetting: RateLimitSetting | undefined = undefined;
+  /** @internal Set by `csrf()`; `undefined` when this router declares nothing. */
+  crossOriginSetting: CheckedCrossOrigin | undefined = undefined;
 
   constructor(prefix = "") {
     this.prefix = prefix === "" || prefix === "/" ? "" : joinPath("", prefix);
@@ -184,6 +191,15 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
    */
   rateLimit(options: RateLimitOptions | false): this {
     this.rateLimitSetting = checkRateLimitSetting(options, this.prefix === "" ? "the app" : this.prefix);
+    return this;
+  }
+
+  /**
+   * Cross-site request protection of this router's unsafe routes (docs/security.md): `false` turns
+   * it off here, `{ trustedOrigins }` adds origins it lets through. A route's `csrf` option wins.
+   */
+  csrf(setting: CrossOriginSetting): this {
+    this.crossOriginSetting = checkCrossOriginSetting(setting, this.prefix === "" ? "the app" : this.prefix);
     return this;
   }
 

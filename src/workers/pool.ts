@@ -121,6 +121,7 @@ export class WorkerPool {
       session: request.session?.snapshot() ?? null,
       state: Object.keys(request.state).length > 0 ? request.state : null,
       requestId: request.id,
+      cspNonce: request.cspNonce,
       trace: this.traceContext?.(),
     };
     let call: Call | undefined;

@@ -22,6 +22,8 @@ export interface WorkerCall {
   state: Record<string, unknown> | null;
   /** `request.id` on the main thread: the handler in the Worker sees the same id. */
   requestId: string;
+  /** `request.cspNonce` on the main thread, so an offloaded page uses the nonce of its CSP header. */
+  cspNonce?: string;
   /** The request's trace context (`traceparent`, `tracestate`, `baggage`) when tracing is on. */
   trace?: Record<string, string>;
 }

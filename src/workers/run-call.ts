@@ -25,6 +25,7 @@ import { markClientData } from "../response/client-data.ts";
 import { toWebResponse } from "../response/convert.ts";
 import { HttpError } from "../response/errors.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
+import { setCspNonce } from "../secure-headers/nonce.ts";
 import { Session } from "../sessions/session.ts";
 import { peekBody } from "../stream/peek-body.ts";
 import {
@@ -100,6 +101,7 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
   );
   request.bodyBytes = call.body;
   request.id = call.requestId;
+  if (call.cspNonce !== undefined) setCspNonce(raw, call.cspNonce);
   // Cloned across the thread: the client-data marks (src/response/client-data.ts) are set again here.
   request.args = call.args;
   request.parsedBody = call.parsedBody;

@@ -43,7 +43,7 @@ describe("webfw --create (non-interactive)", () => {
     expect(pkg.scripts.dev).toBe("bun app.ts --dev");
     const app = read("plain-app/app.ts");
     expect(app).toContain('import { Webfw } from "webfw";');
-    expect(app).toContain("new Webfw(import.meta.path)");
+    expect(app).toContain("new Webfw(import.meta.path, { secureHeaders: true })");
     expect(app).toContain("if (import.meta.main) app.start();");
     expect(read("plain-app/test/app.test.ts")).toContain('app.start({ port: 0, host: "127.0.0.1" })');
   });

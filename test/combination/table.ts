@@ -48,8 +48,9 @@ import {
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
-import { UPLOADS_BG_ROWS } from "./rows-uploads-bg.ts";
 import { RATE_LIMIT_ROWS } from "./rows-rate-limit.ts";
+import { SECURE_HTTP_ROWS } from "./rows-secure-http.ts";
+import { UPLOADS_BG_ROWS } from "./rows-uploads-bg.ts";
 
 export const TOKEN = "combo-token";
 /** A second user's token (`grace`): a caller other than the suite's own (`ada`). */
@@ -990,6 +991,7 @@ export const FEATURES: Feature[] = [
     },
   },
   ...MCP_HARDENING_ROWS,
+  ...SECURE_HTTP_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
