@@ -1,8 +1,15 @@
 export { Webfw, type WebfwOptions } from "./app.ts";
 export type { StandardSchemaV1 } from "./args/standard-schema.ts";
 export { ArgError, ArgSpec, type InferArgs, t } from "./args/t.ts";
-export { AuthenticationHandler, BearerGetter, TokenGetter } from "./auth/handler.ts";
+export { BasicAuth, type BasicAuthOptions, type BasicClaims, BasicGetter } from "./auth/basic.ts";
+export {
+  AuthenticationHandler,
+  BearerGetter,
+  type OpenApiSecurityScheme,
+  TokenGetter,
+} from "./auth/handler.ts";
 export { Identity } from "./auth/identity.ts";
+export { type JwtAlgorithm, JwtAuth, type JwtAuthOptions, type JwtClaims } from "./auth/jwt.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CookieOptions } from "./http/cookies.ts";
 export { Headers } from "./http/headers.ts";
