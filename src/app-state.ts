@@ -44,6 +44,10 @@ export interface AppConfig {
   tracing: boolean;
   /** `null` when metrics are off. */
   metrics: ResolvedMetricsOptions | null;
+  /** Weak ETags and 304s for buffered GET answers of every route (route option `etag` overrides). */
+  etag: boolean;
+  /** `Server-Timing` headers: always, only in development builds (`"dev"`), or never. */
+  serverTiming: boolean | "dev";
 }
 
 /** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */

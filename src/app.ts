@@ -85,6 +85,17 @@ export interface WebfwOptions {
   tracing?: boolean;
   /** `GET /metrics` for Prometheus (also `--metrics`): request durations, in-flight requests, pool, process. docs/observability.md. */
   metrics?: boolean | MetricsOptions;
+  /**
+   * Weak ETags on buffered GET answers and `If-None-Match` → 304 for every route (route option `etag`
+   * overrides; `cacheControl` and `preconditions` are route options). Default off. docs/conditional-requests.md.
+   */
+  etag?: boolean;
+  /**
+   * A `Server-Timing` header with the request's timings (total, handler, your own `timing()` entries).
+   * `true`: always; `"dev"`: only under `--dev`/`dev: true`. Default off: timings tell an attacker
+   * about the server (docs/security.md). docs/observability.md.
+   */
+  serverTiming?: boolean | "dev";
 }
 
 export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
@@ -154,7 +165,14 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       errors: options.errors ?? "text",
       tracing: options.tracing === true,
       metrics: resolveMetricsOptions(options.metrics),
+      etag: options.etag === true,
+      serverTiming: options.serverTiming ?? false,
     };
+    if (typeof options.etag !== "boolean" && options.etag !== undefined)
+      throw new TypeError("etag must be true or false");
+    if (![true, false, "dev"].includes(this.config.serverTiming)) {
+      throw new TypeError('serverTiming must be true, false or "dev"');
+    }
     if (this.config.errors !== "text" && this.config.errors !== "problem") {
       throw new TypeError(`errors must be "text" or "problem", got ${JSON.stringify(this.config.errors)}`);
     }

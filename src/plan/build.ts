@@ -7,6 +7,7 @@ import type { Server, WebSocketHandler } from "bun";
 import type { AppState } from "../app-state.ts";
 import { BodyBudget } from "../body/budget.ts";
 import type { CompressionLayer } from "../compression/index.ts";
+import { conditionalRoute, usesConditional } from "../conditional/index.ts";
 import { Request } from "../http/request.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
@@ -165,7 +166,11 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       const response = await constResponse(plan, config);
       // No static response when a layer must see each request: request ids, a rate limit, spans or
       // metrics (a request Bun answers without JavaScript would be missing from them).
-      const perRequest = app.config.requestId !== null || limit !== null || observability.wrap !== null;
+      const perRequest =
+        app.config.requestId !== null ||
+        limit !== null ||
+        observability.wrap !== null ||
+        usesConditional(route.options, app.config.etag, route.method);
       if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
         // Served by Bun itself, so the application's response headers are baked in once here.
         const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
@@ -174,14 +179,23 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       plan.handler = () => response.clone();
     }
     // Offload is opt-in (docs/workers.md): a Worker has its own copy of module state.
-    if (pool && !route.options.const && route.options.offload === true) {
+    const offloaded = pool !== null && !route.options.const && route.options.offload === true;
+    if (pool && offloaded) {
       const key = `${route.method} ${route.path}`;
       const deadline = plan.timeoutMs ?? app.config.requestTimeoutMs ?? 0;
       plan.invoke = (request) => pool.run(key, request, deadline);
     }
+    // ETags, preconditions, Cache-Control (src/conditional/): null, and nothing per request, when unused.
+    const conditional = conditionalRoute(plan, route.options, app.config.etag, {
+      offloaded,
+      constant: route.options.const === true,
+    });
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
-    const compiled = compileRoute(plan, config);
+    const base = compileRoute(plan, config);
+    const compiled = conditional ? conditional.wrap(base) : base;
+    // It reads only the conditional headers: a host-blind route stays one (src/serve/host-blind.ts).
+    if (conditional && isHostBlind(base)) markHostBlind(compiled);
     const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`);
     const dispatcher = wrap(limited, { method: route.method, pattern: route.path });
     // The layers `wrap` adds never change an answer by the Host or the target (the timer, the access
