@@ -10,6 +10,7 @@ export {
 } from "./auth/handler.ts";
 export { Identity } from "./auth/identity.ts";
 export { type JwtAlgorithm, JwtAuth, type JwtAuthOptions, type JwtClaims } from "./auth/jwt.ts";
+export type { Preconditions, ResourceValidators } from "./conditional/options.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CookieOptions } from "./http/cookies.ts";
 export { Headers } from "./http/headers.ts";
@@ -61,6 +62,7 @@ export {
 } from "./router/middleware.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
 export { SubRouter } from "./router/router-base.ts";
+export { timed, timing } from "./server-timing/index.ts";
 export {
   commitSession,
   type SecretKey,

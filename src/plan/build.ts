@@ -31,6 +31,7 @@ import { type RouteTable, Runtime } from "../serve/fallback.ts";
 import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
+import { serverTimingOn, timeHandler, withServerTiming } from "../server-timing/index.ts";
 import type { WorkerPool } from "../workers/pool.ts";
 import type { Mount, MountBuild, MountContext, MountedFeature } from "./mount.ts";
 import { planRoute } from "./plan.ts";
@@ -102,7 +103,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       metrics: app.config.metrics,
       supervised: false,
     }));
-  const wrap = layers(app, options, compression, observability);
+  const timing = serverTimingOn(app.config.serverTiming, options.dev ?? app.config.dev);
+  const wrap = layers(app, options, compression, observability, timing);
   const config: PipelineConfig = {
     maxBodySize: app.config.maxBodySize,
     // One budget per built app (per process): every route's body counts against it.
@@ -170,6 +172,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
         app.config.requestId !== null ||
         limit !== null ||
         observability.wrap !== null ||
+        timing ||
         usesConditional(route.options, app.config.etag, route.method);
       if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
         // Served by Bun itself, so the application's response headers are baked in once here.
@@ -192,6 +195,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     });
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
+    // Server-Timing's `handler` entry (src/server-timing/): only when the header is sent.
+    if (timing) timeHandler(plan);
     const base = compileRoute(plan, config);
     const compiled = conditional ? conditional.wrap(base) : base;
     // It reads only the conditional headers: a host-blind route stays one (src/serve/host-blind.ts).
@@ -261,7 +266,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
 /**
  * The layers around every dispatcher, outermost first: the server span and the request timer
  * (src/observability/: they see the whole request, and the access line can carry the trace id),
- * the access log (so its duration and the id it writes cover everything), then request ids.
+ * the access log (so its duration and the id it writes cover everything), then request ids;
+ * `Server-Timing` (src/server-timing/) around all of them.
  * Only the layers that are on are built. `route` names the route for spans, metrics and the log.
  */
 function layers(
@@ -269,6 +275,7 @@ function layers(
   options: BuildOptions,
   compression: CompressionLayer,
   observability: Observability,
+  timing: boolean,
 ): DispatcherWrap {
   const ids = app.config.requestId;
   const observe = observability.wrap;
@@ -278,6 +285,8 @@ function layers(
     if (ids !== null) wrapped = withRequestId(wrapped, ids);
     if (options.accessLog) wrapped = withAccessLog(wrapped, route, traceIds);
     if (observe) wrapped = observe(wrapped, route);
+    // Outermost: `total` covers every other layer.
+    if (timing) wrapped = withServerTiming(wrapped, observability.hooks);
     return wrapped;
   };
 }
