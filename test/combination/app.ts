@@ -15,6 +15,8 @@ const app = new Webfw(import.meta.path, {
   requestId: true,
   errors: "problem",
   compression: { threshold: 0 },
+  // Server-Timing on every answer (the server-timing row checks it; the other rows must not mind it).
+  serverTiming: true,
 });
 // The two-machine run mode (combination.test.ts) shares a Redis: broadcasts, MCP sessions, rate limits.
 if (process.env.REDIS_URL) app.configureBroadcast({ redisUrl: process.env.REDIS_URL });
