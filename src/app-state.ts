@@ -56,6 +56,10 @@ export interface AppConfig {
   secureHeaders: ResolvedSecureHeaders | null;
   /** Cross-site request protection of unsafe methods; `false`: off (docs/security.md). */
   csrf: CheckedCrossOrigin;
+  /** Weak ETags and 304s for buffered GET answers of every route (route option `etag` overrides). */
+  etag: boolean;
+  /** `Server-Timing` headers: always, only in development builds (`"dev"`), or never. */
+  serverTiming: boolean | "dev";
 }
 
 /** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */

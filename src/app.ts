@@ -105,6 +105,17 @@ export interface WebfwOptions {
    * `{ trustedOrigins }` lets more origins through (those the app's CORS allows already are).
    */
   csrf?: CrossOriginSetting;
+  /**
+   * Weak ETags on buffered GET answers and `If-None-Match` → 304 for every route (route option `etag`
+   * overrides; `cacheControl` and `preconditions` are route options). Default off. docs/conditional-requests.md.
+   */
+  etag?: boolean;
+  /**
+   * A `Server-Timing` header with the request's timings (total, handler, your own `timing()` entries).
+   * `true`: always; `"dev"`: only under `--dev`/`dev: true`. Default off: timings tell an attacker
+   * about the server (docs/security.md). docs/observability.md.
+   */
+  serverTiming?: boolean | "dev";
 }
 
 export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
@@ -178,7 +189,14 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       metrics: resolveMetricsOptions(options.metrics),
       secureHeaders: resolveSecureHeaders(options.secureHeaders),
       csrf: checkCrossOriginSetting(options.csrf ?? true, "csrf"),
+      etag: options.etag === true,
+      serverTiming: options.serverTiming ?? false,
     };
+    if (typeof options.etag !== "boolean" && options.etag !== undefined)
+      throw new TypeError("etag must be true or false");
+    if (![true, false, "dev"].includes(this.config.serverTiming)) {
+      throw new TypeError('serverTiming must be true, false or "dev"');
+    }
     if (this.config.errors !== "text" && this.config.errors !== "problem") {
       throw new TypeError(`errors must be "text" or "problem", got ${JSON.stringify(this.config.errors)}`);
     }

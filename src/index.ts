@@ -1,8 +1,16 @@
 export { Webfw, type WebfwOptions } from "./app.ts";
 export type { StandardSchemaV1 } from "./args/standard-schema.ts";
 export { ArgError, ArgSpec, type InferArgs, t } from "./args/t.ts";
-export { AuthenticationHandler, BearerGetter, TokenGetter } from "./auth/handler.ts";
+export { BasicAuth, type BasicAuthOptions, type BasicClaims, BasicGetter } from "./auth/basic.ts";
+export {
+  AuthenticationHandler,
+  BearerGetter,
+  type OpenApiSecurityScheme,
+  TokenGetter,
+} from "./auth/handler.ts";
 export { Identity } from "./auth/identity.ts";
+export { type JwtAlgorithm, JwtAuth, type JwtAuthOptions, type JwtClaims } from "./auth/jwt.ts";
+export type { Preconditions, ResourceValidators } from "./conditional/options.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CrossOriginOptions, CrossOriginSetting } from "./cross-origin/options.ts";
 export type { CookieOptions } from "./http/cookies.ts";
@@ -56,6 +64,7 @@ export {
 } from "./router/middleware.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
 export { SubRouter } from "./router/router-base.ts";
+export { timed, timing } from "./server-timing/index.ts";
 export {
   type ContentSecurityPolicyOptions,
   type CspSources,

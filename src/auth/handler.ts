@@ -19,6 +19,15 @@ export class BearerGetter extends TokenGetter {
 }
 
 /**
+ * How the generated OpenAPI document names a handler's credential: `name` is the key under
+ * `components.securitySchemes`, `scheme` the Security Scheme Object (OpenAPI 3.1 §4.8.27).
+ */
+export interface OpenApiSecurityScheme {
+  name: string;
+  scheme: { type: "http"; scheme: string; bearerFormat?: string; description?: string };
+}
+
+/**
  * Decides who a request is (spec `AuthenticationHandler`). Subclasses
  * implement `authenticate`; returning `null` means "not authenticated".
  * `C` types the claims of the identities it returns
@@ -36,5 +45,13 @@ export abstract class AuthenticationHandler<C extends object = Record<string, un
   /** The `WWW-Authenticate` challenge sent with 401. */
   get challenge(): string {
     return "Bearer";
+  }
+
+  /** The security scheme of the routes it protects in the OpenAPI document (docs/openapi.md). */
+  get securityScheme(): OpenApiSecurityScheme {
+    return {
+      name: "bearerAuth",
+      scheme: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <token>`" },
+    };
   }
 }

@@ -8,7 +8,17 @@
  */
 
 import type { Request } from "../http/request.ts";
+import { HttpError } from "../response/errors.ts";
 import { checkEndpoint, checkTools, type GateConfig } from "./auth/gate.ts";
+
+/** An `HttpError` an authentication handler threw (JwtAuth's 503) as a JSON-RPC error with its status. */
+function handlerAnswer(error: unknown, cors: Record<string, string>): globalThis.Response {
+  if (!(error instanceof HttpError)) throw error;
+  return globalThis.Response.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32603, message: error.message } },
+    { status: error.status, headers: { ...error.headers, ...cors } },
+  );
+}
 
 function withHeaders(response: globalThis.Response, headers: Record<string, string>): globalThis.Response {
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
@@ -21,7 +31,12 @@ export async function authenticateMcp(
   gate: GateConfig,
   cors: Record<string, string>,
 ): Promise<globalThis.Response | null> {
-  const refused = await checkEndpoint(request, gate);
+  let refused: globalThis.Response | null;
+  try {
+    refused = await checkEndpoint(request, gate);
+  } catch (error) {
+    return handlerAnswer(error, cors);
+  }
   return refused === null ? null : withHeaders(refused, cors);
 }
 
@@ -32,6 +47,11 @@ export async function authorizeCalls(
   gate: GateConfig,
   cors: Record<string, string>,
 ): Promise<globalThis.Response | null> {
-  const refused = await checkTools(request, body, gate);
+  let refused: globalThis.Response | null;
+  try {
+    refused = await checkTools(request, body, gate);
+  } catch (error) {
+    return handlerAnswer(error, cors);
+  }
   return refused === null ? null : withHeaders(refused, cors);
 }

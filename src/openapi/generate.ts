@@ -1,6 +1,7 @@
 import type { AppState } from "../app-state.ts";
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgSpec } from "../args/t.ts";
+import type { AuthenticationHandler, OpenApiSecurityScheme } from "../auth/handler.ts";
 import { PROBLEM_SCHEMA, PROBLEM_SCHEMA_NAME, problemContent } from "../problem/openapi.ts";
 import { patternParams, type RouteRecord } from "../router/route.ts";
 import type { RouterBase } from "../router/router-base.ts";
@@ -11,7 +12,11 @@ import type { OpenApiDocument, ResolvedOpenApiOptions, ResponseDoc, SchemaSource
 /** OpenAPI has no `connect` operation; CONNECT routes are left out of the document. */
 const DOCUMENTED_METHODS = new Set(["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]);
 const STATUS_KEY = /^(default|[1-5](\d\d|XX))$/;
-const BEARER = "bearerAuth";
+/** The scheme of routes whose handler is unknown here (a start without one fails anyway, src/plan/plan.ts). */
+const BEARER: OpenApiSecurityScheme = {
+  name: "bearerAuth",
+  scheme: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <token>`" },
+};
 
 const VALIDATION_ERROR: JsonSchema = {
   type: "object",
@@ -42,7 +47,8 @@ export function generateDocument(app: AppState, options: ResolvedOpenApiOptions)
   const paths: Record<string, Record<string, unknown>> = {};
   const tagNames: string[] = [];
   const usedIds = new Set<string>();
-  let needsBearer = false;
+  // Each protecting handler names its own scheme (bearer JWT, http basic, …): AuthenticationHandler.securityScheme.
+  const securitySchemes: Record<string, Record<string, unknown>> = {};
 
   for (const { route, chain } of placedRoutes(app, [app])) {
     if (route.options.includeInSchema === false || !DOCUMENTED_METHODS.has(route.method)) continue;
@@ -86,8 +92,9 @@ export function generateDocument(app: AppState, options: ResolvedOpenApiOptions)
       isRateLimited(chain, route),
     );
     if (route.options.authRequired === true) {
-      operation.security = [{ [BEARER]: [] }];
-      needsBearer = true;
+      const { name, scheme } = nearestAuth(chain)?.securityScheme ?? BEARER;
+      operation.security = [{ [name]: [] }];
+      securitySchemes[name] = scheme;
     }
     if (route.options.deprecated === true) operation.deprecated = true;
     const pathKey = openApiPath(route.path);
@@ -106,11 +113,7 @@ export function generateDocument(app: AppState, options: ResolvedOpenApiOptions)
   if (tagNames.length > 0) document.tags = tagNames.map((name) => ({ name }));
   const components: Record<string, Record<string, unknown>> = {};
   if (Object.keys(registry.schemas).length > 0) components.schemas = registry.schemas;
-  if (needsBearer) {
-    components.securitySchemes = {
-      [BEARER]: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <token>`" },
-    };
-  }
+  if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
   if (Object.keys(components).length > 0) document.components = components;
   return document;
 }
@@ -120,6 +123,15 @@ function placedRoutes(router: RouterBase, chain: RouterBase[]): PlacedRoute[] {
     ...router.routes.map((route) => ({ route, chain })),
     ...router.children.flatMap((child) => placedRoutes(child, [...chain, child])),
   ];
+}
+
+/** The authentication of the innermost router that configured one (as src/plan/tree.ts finds it). */
+function nearestAuth(chain: RouterBase[]): AuthenticationHandler | null {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const handler = (chain[i] as RouterBase).authHandler;
+    if (handler !== null) return handler;
+  }
+  return null;
 }
 
 /** The innermost rate-limit declaration of the route (its own option, else its routers') is not `false`. */

@@ -8,6 +8,7 @@ import type { AppState } from "../app-state.ts";
 import { configureBackground } from "../background/tasks.ts";
 import { BodyBudget } from "../body/budget.ts";
 import type { CompressionLayer } from "../compression/index.ts";
+import { conditionalRoute, usesConditional } from "../conditional/index.ts";
 import { planCrossOrigin } from "../cross-origin/plan.ts";
 import { Request } from "../http/request.ts";
 import { withAccessLog } from "../log/access-log.ts";
@@ -33,6 +34,7 @@ import { type RouteTable, Runtime } from "../serve/fallback.ts";
 import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
+import { serverTimingOn, timeHandler, withServerTiming } from "../server-timing/index.ts";
 import { admitUploads } from "../uploads/admit.ts";
 import { UploadGate } from "../uploads/gate.ts";
 import type { WorkerPool } from "../workers/pool.ts";
@@ -108,7 +110,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     }));
   const tree = walkTree(app);
   const secureHeaders = await planSecureHeaders(app.config.secureHeaders, tree.routes);
-  const wrap = layers(app, options, compression, observability, secureHeaders);
+  const timing = serverTimingOn(app.config.serverTiming, options.dev ?? app.config.dev);
+  const wrap = layers(app, options, compression, observability, secureHeaders, timing);
   // Background tasks of this thread follow the app's bounds (each Worker sets its own, src/workers/run-call.ts).
   configureBackground(app.config.background);
   const config: PipelineConfig = {
@@ -180,7 +183,9 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
         app.config.requestId !== null ||
         limit !== null ||
         observability.wrap !== null ||
-        secureHeaders !== null;
+        secureHeaders !== null ||
+        timing ||
+        usesConditional(route.options, app.config.etag, route.method);
       if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
         // Served by Bun itself, so the application's response headers are baked in once here.
         const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
@@ -189,7 +194,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       plan.handler = () => response.clone();
     }
     // Offload is opt-in (docs/workers.md): a Worker has its own copy of module state.
-    if (pool && !route.options.const && route.options.offload === true) {
+    const offloaded = pool !== null && !route.options.const && route.options.offload === true;
+    if (pool && offloaded) {
       const key = `${route.method} ${route.path}`;
       const deadline = plan.timeoutMs ?? app.config.requestTimeoutMs ?? 0;
       plan.invoke = (request) => pool.run(key, request, deadline);
@@ -199,9 +205,19 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       uploadGate ??= new UploadGate(app.config.uploads);
       plan.handler = admitUploads(plan.handler, uploadGate);
     }
+    // ETags, preconditions, Cache-Control (src/conditional/): null, and nothing per request, when unused.
+    const conditional = conditionalRoute(plan, route.options, app.config.etag, {
+      offloaded,
+      constant: route.options.const === true,
+    });
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
-    const compiled = compileRoute(plan, config);
+    // Server-Timing's `handler` entry (src/server-timing/): only when the header is sent.
+    if (timing) timeHandler(plan);
+    const base = compileRoute(plan, config);
+    const compiled = conditional ? conditional.wrap(base) : base;
+    // It reads only the conditional headers: a host-blind route stays one (src/serve/host-blind.ts).
+    if (conditional && isHostBlind(base)) markHostBlind(compiled);
     const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`, plan);
     // Cross-site requests are refused first, before they count against a limit or send a body.
     const guarded = crossOrigin.apply(limited, chain, route);
@@ -279,7 +295,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
 /**
  * The layers around every dispatcher, outermost first: the server span and the request timer
  * (src/observability/: they see the whole request, and the access line can carry the trace id),
- * the access log (so its duration and the id it writes cover everything), then request ids.
+ * the access log (so its duration and the id it writes cover everything), then request ids;
+ * `Server-Timing` (src/server-timing/) around all of them.
  * Only the layers that are on are built. `route` names the route for spans, metrics and the log.
  */
 function layers(
@@ -288,6 +305,7 @@ function layers(
   compression: CompressionLayer,
   observability: Observability,
   secureHeaders: DispatcherWrap | null,
+  timing: boolean,
 ): DispatcherWrap {
   const ids = app.config.requestId;
   const observe = observability.wrap;
@@ -299,6 +317,8 @@ function layers(
     if (ids !== null) wrapped = withRequestId(wrapped, ids);
     if (options.accessLog) wrapped = withAccessLog(wrapped, route, traceIds);
     if (observe) wrapped = observe(wrapped, route);
+    // Outermost: `total` covers every other layer.
+    if (timing) wrapped = withServerTiming(wrapped, observability.hooks);
     return wrapped;
   };
 }

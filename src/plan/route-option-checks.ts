@@ -1,3 +1,4 @@
+import { checkConditionalOptions } from "../conditional/options.ts";
 import type { RouteRecord } from "../router/route.ts";
 
 /**
@@ -7,6 +8,7 @@ import type { RouteRecord } from "../router/route.ts";
 export function checkRouteOptions(route: RouteRecord): void {
   const where = `${route.method} ${route.path}`;
   const { rawBody, body, offload } = route.options;
+  checkConditionalOptions(route.options, where);
   if (body === "stream" && offload === true) {
     throw new Error(`${where}: body: "stream" cannot be offloaded (a body stream cannot cross to a Worker)`);
   }

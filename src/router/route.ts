@@ -2,6 +2,7 @@ export type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from 
 
 import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "../args/t.ts";
+import type { ConditionalRouteOptions } from "../conditional/options.ts";
 import type { CrossOriginSetting } from "../cross-origin/options.ts";
 import type { Request } from "../http/request.ts";
 import type { RouteMcpOption } from "../mcp/route-tools/options.ts";
@@ -44,7 +45,9 @@ export type BodySchema<B> = StandardSchemaV1<unknown, B> | ArgSpec<B>;
 
 export type EmptyArgs = Record<never, ArgSpec<unknown>>;
 
-export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown> {
+/** `etag`, `cacheControl` and `preconditions` come from `ConditionalRouteOptions` (docs/conditional-requests.md). */
+export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown>
+  extends ConditionalRouteOptions {
   /** Run only for authenticated requests; otherwise 401. */
   authRequired?: boolean;
   /** Compute the response once at start and serve it as a static response. */

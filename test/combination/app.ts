@@ -18,6 +18,8 @@ const app = new Webfw(import.meta.path, {
   // The upload-bounds row (rows-uploads-bg.ts) sends one upload over this; the background rows run under a cap.
   uploads: { maxBytesInFlight: 1024 * 1024 },
   background: { maxConcurrent: 8, maxQueued: 100 },
+  // Server-Timing on every answer (the server-timing row checks it; the other rows must not mind it).
+  serverTiming: true,
 });
 // The two-machine run mode (combination.test.ts) shares a Redis: broadcasts, MCP sessions, rate limits.
 if (process.env.REDIS_URL) app.configureBroadcast({ redisUrl: process.env.REDIS_URL });

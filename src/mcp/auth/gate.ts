@@ -11,6 +11,7 @@
 import type { AuthenticationHandler } from "../../auth/handler.ts";
 import type { Identity } from "../../auth/identity.ts";
 import type { Request } from "../../http/request.ts";
+import { HttpError } from "../../response/errors.ts";
 import { bearerChallenge } from "./challenge.ts";
 import type { ResolvedMcpAuth } from "./options.ts";
 import { missingScopes } from "./scopes.ts";
@@ -106,7 +107,9 @@ class Identities {
     let identity: Identity | null = null;
     try {
       identity = ((await handler.authenticate(this.request)) as Identity | null) ?? null;
-    } catch {
+    } catch (error) {
+      // An answer the handler chose (503: JwtAuth's key server is down) is the endpoint's answer.
+      if (error instanceof HttpError) throw error;
       identity = null;
     }
     this.cache.set(handler, identity);

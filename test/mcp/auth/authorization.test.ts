@@ -13,8 +13,7 @@ import {
 import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { JwtAuth } from "../../../examples/mcp-oauth.ts";
-import { type ServerHandle, t, Webfw } from "../../../src/index.ts";
+import { JwtAuth, type ServerHandle, t, Webfw } from "../../../src/index.ts";
 import { type AuthorizationServer, freePort, startAuthorizationServer } from "./authorization-server.ts";
 
 let as: AuthorizationServer;
@@ -47,7 +46,15 @@ beforeAll(async () => {
   resource = `http://127.0.0.1:${port}/mcp`;
   metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
   const app = new Webfw(import.meta.path);
-  app.configureAuthentication(new JwtAuth(as.jwksUri, as.issuer, resource));
+  app.configureAuthentication(
+    new JwtAuth({
+      jwks: as.jwksUri,
+      issuer: as.issuer,
+      audience: resource,
+      algorithms: ["ES256"],
+      typ: "at+jwt",
+    }),
+  );
   app.mcp.configure({
     auth: {
       resource,
