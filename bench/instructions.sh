@@ -47,7 +47,7 @@ total() {
     sleep 0.2
   done
   [ -n "$port" ] || { echo "$variant: server did not start" >&2; cat "$out.err" >&2; kill "$pid"; return 1; }
-  h2load --h1 -n "$n" -c 8 -t 1 "${load[@]}" "http://127.0.0.1:$port$path" >"$out.h2" 2>&1
+  h2load --h1 -n "$n" -c "${INSTRUCTIONS_CONNECTIONS:-8}" -t 1 "${load[@]}" "http://127.0.0.1:$port$path" >"$out.h2" 2>&1
   grep -q "$n succeeded" "$out.h2" || { echo "$variant: not every request succeeded" >&2; cat "$out.h2" >&2; }
   kill -TERM "$pid"
   wait "$pid" || true

@@ -1,0 +1,232 @@
+/**
+ * The instruction-count regression gate (docs/performance.md, "The regression gate"): user-space
+ * instructions per request of every request scenario, counted by valgrind's callgrind, compared
+ * with the baseline committed in bench/gate/baseline.json. Instructions, unlike requests per
+ * second, do not move with the machine's load, so the gate runs on a shared CI machine.
+ *
+ * One server per scenario under callgrind: a warm-up (the JIT reaches its steady tiers), the
+ * counters zeroed (`callgrind_control --zero`), a measured run, a dump. Per request = the dump's
+ * total / the measured requests. One connection (`h2load -c 1`) so that every request is one turn
+ * of the event loop, and the JIT compiles on the main thread (`BUN_JSC_useConcurrentJIT=0`), so
+ * that the same code gives the same count from run to run.
+ *
+ *   bun bench/gate.ts                      check every scenario; exit 1 past the tolerance
+ *   bun bench/gate.ts --only hello,json    some scenarios
+ *   bun bench/gate.ts --update --why "…"   measure and write the baseline, with the reason, to
+ *                                          bench/gate/baseline.json and bench/gate/CHANGES.md
+ *
+ * A scenario over the tolerance is measured again (up to --tries times) and its lowest count kept:
+ * a real regression is over on every try, a one-off disturbance is not.
+ * Needs valgrind and h2load (Debian: valgrind, nghttp2-client).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+
+const ROOT = join(import.meta.dir, "..");
+const BASELINE = join(import.meta.dir, "gate", "baseline.json");
+const CHANGES = join(import.meta.dir, "gate", "CHANGES.md");
+const JSON_BODY = '{"id":42,"name":"bench","tags":["a","b","c"],"nested":{"ok":true,"ratio":0.5}}';
+
+interface GateScenario {
+  /** What the row measures (DESIGN §4's request scenarios, as the README's table names them). */
+  title: string;
+  server: "webfw" | "raw";
+  env: Record<string, string>;
+  path: string;
+  post?: string;
+}
+
+/** The request scenarios; `raw` rows are the yardstick (raw Bun.serve doing the same), gated too. */
+export const GATE_SCENARIOS: Record<string, GateScenario> = {
+  hello: { title: "GET / returning a string", server: "webfw", env: { BENCH_SCENARIO: "hello" }, path: "/" },
+  const: { title: "GET / const route", server: "webfw", env: { BENCH_SCENARIO: "const" }, path: "/" },
+  params: {
+    title: "GET /id/:id?name= + a header",
+    server: "webfw",
+    env: { BENCH_SCENARIO: "params" },
+    path: "/id/42?name=bench",
+  },
+  json: { title: "POST /json echo", server: "webfw", env: { BENCH_SCENARIO: "json" }, path: "/json", post: JSON_BODY },
+  middleware: {
+    title: "one global before + after middleware",
+    server: "webfw",
+    env: { BENCH_SCENARIO: "middleware" },
+    path: "/",
+  },
+  stack: {
+    title: "production stack: request ids, an in-memory rate limit never hit, metrics",
+    server: "webfw",
+    env: { BENCH_SCENARIO: "prod", BENCH_PROD: "stack" },
+    path: "/",
+  },
+  "raw-hello": { title: "raw Bun.serve GET /", server: "raw", env: { BENCH_SCENARIO: "hello" }, path: "/" },
+};
+
+interface Baseline {
+  tolerance: number;
+  warmup: number;
+  requests: number;
+  scenarios: Record<string, number>;
+}
+
+const { values } = parseArgs({
+  options: {
+    only: { type: "string" },
+    update: { type: "boolean", default: false },
+    why: { type: "string" },
+    tries: { type: "string", default: "3" },
+  },
+});
+
+function need(program: string): void {
+  if (spawnSync("sh", ["-c", `command -v ${program}`]).status !== 0) {
+    console.error(`gate: ${program} is not installed (Debian: valgrind, nghttp2-client)`);
+    process.exit(2);
+  }
+}
+
+async function waitForPort(file: string, exited: () => boolean): Promise<number> {
+  for (let i = 0; i < 1800 && !exited(); i++) {
+    const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+    const port = /"port":(\d+)/.exec(text)?.[1];
+    if (port) return Number(port);
+    await Bun.sleep(100);
+  }
+  throw new Error("the server did not start under valgrind");
+}
+
+function load(port: number, scenario: GateScenario, count: number, dir: string): void {
+  const args = ["--h1", "-n", String(count), "-c", "1", "-t", "1"];
+  if (scenario.post !== undefined) {
+    const body = join(dir, "body.json");
+    writeFileSync(body, scenario.post);
+    args.push("-d", body, "-H", "content-type: application/json");
+  }
+  const run = spawnSync("h2load", [...args, `http://127.0.0.1:${port}${scenario.path}`], { encoding: "utf8" });
+  if (!run.stdout.includes(`${count} succeeded`)) {
+    throw new Error(`not every request succeeded:\n${run.stdout}\n${run.stderr}`);
+  }
+}
+
+function control(pid: number, ...args: string[]): void {
+  const run = spawnSync("callgrind_control", [...args, String(pid)], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`callgrind_control ${args.join(" ")}: ${run.stderr}`);
+}
+
+/** Instructions per request of one scenario: one server, warm-up, zero, measured run, dump. */
+async function measure(name: string, warmup: number, requests: number): Promise<number> {
+  const scenario = GATE_SCENARIOS[name];
+  if (scenario === undefined) throw new Error(`unknown scenario ${name}`);
+  const dir = mkdtempSync(join(tmpdir(), "webfw-gate-"));
+  const out = join(dir, "callgrind.out");
+  const child = spawn(
+    "valgrind",
+    ["--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, join(ROOT, "bench/servers", `${scenario.server}.ts`)],
+    {
+      env: { ...process.env, ...scenario.env, NODE_ENV: "production", BUN_JSC_useConcurrentJIT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  let exited = false;
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk;
+    writeFileSync(join(dir, "stdout"), stdout);
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  child.on("exit", () => {
+    exited = true;
+  });
+  try {
+    const port = await waitForPort(join(dir, "stdout"), () => exited).catch((error: Error) => {
+      throw new Error(`${name}: ${error.message}\n${stderr}`);
+    });
+    const pid = child.pid as number;
+    load(port, scenario, warmup, dir);
+    control(pid, "--zero");
+    load(port, scenario, requests, dir);
+    control(pid, "--dump=gate");
+    const dumps = readdirSync(dir).filter((file) => file.startsWith("callgrind.out."));
+    const dump = dumps.sort().at(-1);
+    if (dump === undefined) throw new Error(`${name}: callgrind wrote no dump`);
+    const totals = /^(?:summary|totals):\s+(\d+)/m.exec(readFileSync(join(dir, dump), "utf8"));
+    if (totals?.[1] === undefined) throw new Error(`${name}: no totals in the dump`);
+    return Math.round(Number(totals[1]) / requests);
+  } finally {
+    child.kill("SIGKILL");
+    await new Promise((resolve) => (exited ? resolve(null) : child.once("exit", resolve)));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+need("valgrind");
+need("h2load");
+const baseline: Baseline = existsSync(BASELINE)
+  ? JSON.parse(readFileSync(BASELINE, "utf8"))
+  : { tolerance: 0.03, warmup: 3000, requests: 10000, scenarios: {} };
+const names = values.only ? values.only.split(",") : Object.keys(GATE_SCENARIOS);
+const tries = Number(values.tries);
+
+if (values.update) {
+  if (!values.why) {
+    console.error('gate: --update needs --why "what changed and why the new counts are right"');
+    process.exit(2);
+  }
+  const rows: string[] = [];
+  for (const name of names) {
+    const count = await measure(name, baseline.warmup, baseline.requests);
+    const before = baseline.scenarios[name];
+    rows.push(`| ${name} | ${before ?? "–"} | ${count} | ${before ? (count / before).toFixed(3) : "–"} |`);
+    baseline.scenarios[name] = count;
+    console.log(`${name}: ${count} instructions / request (was ${before ?? "none"})`);
+  }
+  writeFileSync(BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
+  const entry = [
+    `## ${new Date().toISOString().slice(0, 10)} (on ${commit})`,
+    "",
+    values.why,
+    "",
+    "| scenario | before | after | ratio |",
+    "|---|--:|--:|--:|",
+    ...rows,
+    "",
+  ].join("\n");
+  const old = existsSync(CHANGES) ? readFileSync(CHANGES, "utf8") : "# Baseline changes\n\n";
+  const [head, ...rest] = old.split(/\n(?=## )/);
+  writeFileSync(CHANGES, [head?.trimEnd(), "", entry, ...rest].join("\n"));
+  process.exit(0);
+}
+
+let failed = 0;
+console.log(`| scenario | baseline | now | ratio | tolerance ${(baseline.tolerance * 100).toFixed(0)} % |`);
+console.log("|---|--:|--:|--:|---|");
+for (const name of names) {
+  const base = baseline.scenarios[name];
+  if (base === undefined) {
+    console.log(`| ${name} | none | | | no baseline: run with --update |`);
+    failed++;
+    continue;
+  }
+  let best = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < tries && best > base * (1 + baseline.tolerance); attempt++) {
+    best = Math.min(best, await measure(name, baseline.warmup, baseline.requests));
+  }
+  const ratio = best / base;
+  const ok = ratio <= 1 + baseline.tolerance;
+  if (!ok) failed++;
+  console.log(`| ${name} | ${base} | ${best} | ${ratio.toFixed(3)} | ${ok ? "ok" : "REGRESSION"} |`);
+}
+if (failed > 0) {
+  console.log(
+    `\n${failed} scenario(s) over the baseline. If the growth is intended, update the baseline in the same commit:\n` +
+      '  bun bench/gate.ts --update --why "…"   (writes bench/gate/baseline.json and bench/gate/CHANGES.md)',
+  );
+  process.exit(1);
+}
