@@ -4,6 +4,7 @@ export { ArgError, ArgSpec, type InferArgs, t } from "./args/t.ts";
 export { AuthenticationHandler, BearerGetter, TokenGetter } from "./auth/handler.ts";
 export { Identity } from "./auth/identity.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
+export { appDir } from "./embed/app-dir.ts";
 export type { CookieOptions } from "./http/cookies.ts";
 export { Headers } from "./http/headers.ts";
 export { QueryParams } from "./http/query-params.ts";
