@@ -45,6 +45,7 @@ export type { Hit, RateLimitStore } from "./rate-limit/store.ts";
 export type { RequestIdOptions } from "./request-id/options.ts";
 export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } from "./response/bodies.ts";
 export { BadRequestError, HttpError, ValidationError, WebSocketDisconnect } from "./response/errors.ts";
+export { type RedirectStatus, redirect } from "./response/redirect.ts";
 export { Response } from "./response/response.ts";
 export {
   type AfterMiddleware,
