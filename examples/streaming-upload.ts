@@ -7,10 +7,11 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Webfw } from "../src/index.ts";
+import { appDir, Webfw } from "../src/index.ts";
 
 const app = new Webfw(import.meta.path);
-const storage = process.env.UPLOAD_DIR ?? join(import.meta.dir, "uploads");
+// appDir: next to the executable in a binary made by `webfw build` (docs/deployment.md, "Binaries").
+const storage = process.env.UPLOAD_DIR ?? join(appDir(import.meta.dir), "uploads");
 mkdirSync(storage, { recursive: true });
 
 app.post(
@@ -41,6 +42,5 @@ function extension(name: string): string {
 export default app;
 
 if (import.meta.main) {
-  const server = await app.start();
-  console.log(`listening on ${server.url}`);
+  await app.start(); // logs `listening on <url>` (docs/cli.md, "The startup line")
 }

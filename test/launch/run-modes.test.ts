@@ -125,6 +125,7 @@ describe("a compiled binary's data", () => {
   test("appDir(import.meta.dir) is the executable's folder; writes under /$bunfs/root are reported", async () => {
     const name = `webfw-run-modes-${process.pid}`;
     const onDisk = join("//$bunfs/root", name);
+    const hadRoot = existsSync("/$bunfs");
     const { proc, err } = launch([binary], { RUN_APP_DATA: name });
     try {
       const url = await waitFor(() => /msg="listening on ([^"]+)"/.exec(err.text())?.[1], 15_000, "the line");
@@ -147,6 +148,8 @@ describe("a compiled binary's data", () => {
       proc.kill("SIGTERM");
       await proc.exited;
       rmSync(onDisk, { recursive: true, force: true });
+      // The folders the binary made on the real disk for it, unless they were there before.
+      if (!hadRoot) rmSync("/$bunfs", { recursive: true, force: true });
     }
   }, 30_000);
 
