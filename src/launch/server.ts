@@ -103,7 +103,7 @@ export async function startServer(app: AppState, options: StartOptions): Promise
       const drainUntil = performance.now() + drainMs;
       const drained = server.stop(force);
       // A timer, cleared once drained: a pending sleep would keep the process alive for the whole
-      // drain timeout after `stop()` resolved (issue 31; docs/deployment.md, "Stopping").
+      // drain timeout after `stop()` resolved (issue 31; docs/routing.md, the handle's `stop`).
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<"timeout">((resolve) => {
         timer = setTimeout(() => resolve("timeout"), drainMs);
