@@ -50,6 +50,5 @@ app.get("/events", () =>
 export default app;
 
 if (import.meta.main) {
-  const server = await app.start();
-  console.log(`listening on ${server.url}`);
+  await app.start(); // logs `listening on <url>` (docs/cli.md, "The startup line")
 }

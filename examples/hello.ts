@@ -6,8 +6,7 @@ app.get("/", () => "Hello, world!");
 app.get("/hello/:name", ({ pathParams }) => ({ message: `Hello, ${pathParams.name}!` }));
 
 if (import.meta.main) {
-  const server = await app.start();
-  console.log(`listening on ${server.url}`);
+  await app.start(); // logs `listening on <url>` (docs/cli.md, "The startup line")
 }
 
 export default app;

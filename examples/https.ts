@@ -25,6 +25,5 @@ app.websocket("/echo", async (ws) => {
 export default app;
 
 if (import.meta.main) {
-  const server = await app.start();
-  console.log(`listening on ${server.url}`);
+  await app.start(); // logs `listening on <url>` (docs/cli.md, "The startup line")
 }

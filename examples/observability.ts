@@ -45,8 +45,7 @@ app.get(
 app.get("/health", () => "ok");
 
 if (import.meta.main) {
-  const server = await app.start();
-  console.log(`webfw observability example listening on ${server.url}`);
+  await app.start(); // logs `listening on <url>` (docs/cli.md, "The startup line")
 }
 
 export default app;

@@ -9,6 +9,7 @@ import {
   html,
   Identity,
   type Request,
+  redirect,
   SubRouter,
   t,
   Webfw,
@@ -90,14 +91,16 @@ app.get("/health", () => ({ status: "ok", started: new Date().toISOString() }), 
 
 app.get("/me", ({ identity }) => identity?.claims ?? null, { authRequired: true });
 
+// An old address, moved for good: a 301 with `Location: /`, no body (docs/responses.md, "Redirects").
+app.get("/index.html", () => redirect("/", 301));
+
 const api = new SubRouter(import.meta.path, { prefix: "/api/v1" });
 api.inject({ release: "2026.11" });
 api.get("/version", ({ routerDependencies }) => ({ version: routerDependencies.release }));
 app.includeRouter(api);
 
 if (import.meta.main) {
-  const server = await app.start();
-  console.log(`webfw showcase listening on ${server.url}`);
+  await app.start(); // logs `listening on <url>` (docs/cli.md, "The startup line")
 }
 
 export default app;

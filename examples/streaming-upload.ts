@@ -7,12 +7,13 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Webfw } from "../src/index.ts";
+import { appDir, Webfw } from "../src/index.ts";
 
 // Bounds across uploads (docs/uploads.md#bounds): 16 at once, 4 GiB of them in flight; past either,
 // 503 with Retry-After before a byte of the body is read.
 const app = new Webfw(import.meta.path, { uploads: { maxInFlight: 16, maxBytesInFlight: 4 * 1024 ** 3 } });
-const storage = process.env.UPLOAD_DIR ?? join(import.meta.dir, "uploads");
+// appDir: next to the executable in a binary made by `webfw build` (docs/deployment.md, "Binaries").
+const storage = process.env.UPLOAD_DIR ?? join(appDir(import.meta.dir), "uploads");
 mkdirSync(storage, { recursive: true });
 
 app.post(
@@ -43,6 +44,5 @@ function extension(name: string): string {
 export default app;
 
 if (import.meta.main) {
-  const server = await app.start();
-  console.log(`listening on ${server.url}`);
+  await app.start(); // logs `listening on <url>` (docs/cli.md, "The startup line")
 }

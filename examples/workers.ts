@@ -62,8 +62,7 @@ app.get(
 );
 
 if (import.meta.main) {
-  const server = await app.start();
-  console.log(`webfw workers example listening on ${server.url}`);
+  await app.start(); // logs `listening on <url>` (docs/cli.md, "The startup line")
 }
 
 export default app;

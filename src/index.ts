@@ -13,6 +13,7 @@ export { type JwtAlgorithm, JwtAuth, type JwtAuthOptions, type JwtClaims } from 
 export type { Preconditions, ResourceValidators } from "./conditional/options.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CrossOriginOptions, CrossOriginSetting } from "./cross-origin/options.ts";
+export { appDir } from "./embed/app-dir.ts";
 export type { CookieOptions } from "./http/cookies.ts";
 export { Headers } from "./http/headers.ts";
 export { QueryParams } from "./http/query-params.ts";
@@ -54,6 +55,7 @@ export type { Hit, RateLimitStore } from "./rate-limit/store.ts";
 export type { RequestIdOptions } from "./request-id/options.ts";
 export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } from "./response/bodies.ts";
 export { BadRequestError, HttpError, ValidationError, WebSocketDisconnect } from "./response/errors.ts";
+export { type RedirectStatus, redirect } from "./response/redirect.ts";
 export { Response } from "./response/response.ts";
 export {
   type AfterMiddleware,
@@ -64,7 +66,6 @@ export {
 } from "./router/middleware.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
 export { SubRouter } from "./router/router-base.ts";
-export { timed, timing } from "./server-timing/index.ts";
 export {
   type ContentSecurityPolicyOptions,
   type CspSources,
@@ -74,6 +75,7 @@ export {
   type SecureHeadersOptions,
   type StrictTransportSecurityOptions,
 } from "./secure-headers/options.ts";
+export { timed, timing } from "./server-timing/index.ts";
 export {
   commitSession,
   type SecretKey,

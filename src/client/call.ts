@@ -95,7 +95,8 @@ export function buildRequest(
   const url = `${base}${fillPath(pattern, input.params)}${queryString(input.args)}`;
   const headers = new globalThis.Headers(defaults);
   for (const [name, value] of new globalThis.Headers(input.headers ?? {})) headers.set(name, value);
-  const init: RequestInit = { ...input.init, method, headers };
+  // The client follows redirects itself, never to another origin (src/client/redirects.ts).
+  const init: RequestInit = { ...input.init, method, headers, redirect: "manual" };
   if (input.signal) init.signal = input.signal;
   if ("body" in input) {
     const body = JSON.stringify(input.body);
@@ -112,6 +113,16 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 export async function readResult(response: globalThis.Response, method: string): Promise<unknown> {
   const type = response.headers.get("content-type") ?? "";
   const base = { status: response.status, headers: response.headers, response };
+  // A browser answers a redirect sent with `redirect: "manual"` with status 0 and no Location
+  // (src/client/redirects.ts): say what happened.
+  if (response.type === "opaqueredirect")
+    return {
+      ok: false,
+      ...base,
+      message: "redirected (a browser does not show where to)",
+      body: "",
+      issues: undefined,
+    };
   if (response.ok) return { ok: true, ...base, data: await successData(response, method, type) };
   const body = await response.text();
   let parsed: unknown = body;

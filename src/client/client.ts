@@ -15,6 +15,7 @@ import {
   type RawCallInput,
   readResult,
 } from "./call.ts";
+import { type RedirectMode, sendFollowing } from "./redirects.ts";
 import type {
   ClientResult,
   InputTuple,
@@ -59,6 +60,12 @@ export interface ClientOptions {
   headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   /** The `WebSocket` constructor for `ws()` (default: the global one; on Node before 22 pass the `ws` package's). */
   WebSocket?: WebSocketConstructor;
+  /**
+   * Which redirects are followed: `"same-origin"` (default) follows those that stay on the
+   * request's origin and resolves with the 3xx answer of one to another origin; `"manual"`
+   * follows none. Headers and bodies never reach another origin (docs/client.md, "Redirects").
+   */
+  redirect?: RedirectMode;
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete", "head", "options"] as const;
@@ -67,12 +74,15 @@ const METHODS = ["get", "post", "put", "patch", "delete", "head", "options"] as 
 export function client<Mod>(baseUrl: string | URL, options: ClientOptions = {}): Client<Mod> {
   const base = baseOf(baseUrl);
   const send: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
+  const redirect = options.redirect ?? "same-origin";
+  if (redirect !== "same-origin" && redirect !== "manual")
+    throw new ClientInputError(`redirect must be "same-origin" or "manual", got ${JSON.stringify(redirect)}`);
   const out: Record<string, unknown> = {};
   for (const name of METHODS) {
     const method = name.toUpperCase();
     out[name] = async (path: string, input?: RawCallInput) => {
       const defaults = typeof options.headers === "function" ? await options.headers() : options.headers;
-      const response = await send(buildRequest(base, method, path, input, defaults));
+      const response = await sendFollowing(send, buildRequest(base, method, path, input, defaults), redirect);
       return readResult(response, method);
     };
   }

@@ -15,6 +15,7 @@ export {
   testClient,
 } from "./client.ts";
 export type { Jsonify } from "./json-type.ts";
+export { MAX_REDIRECTS, type RedirectMode } from "./redirects.ts";
 export { ResponseStream } from "./response-stream.ts";
 export type {
   CallInput,

@@ -38,7 +38,11 @@ export async function discoverDirectories(
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
   try {
-    const directories = JSON.parse(await Bun.file(report).text()) as NamedDirectory[];
+    const file = Bun.file(report);
+    // No report and a clean exit: the app named no directory (the report is written only when one
+    // is named), which is success with nothing to embed, not a failed import (issue 31).
+    if (code === 0 && !(await file.exists())) return { directories: [], error: null };
+    const directories = JSON.parse(await file.text()) as NamedDirectory[];
     return { directories, error: code === 0 ? null : lastLines(stderr) };
   } catch {
     return { directories: [], error: lastLines(stderr) || `the app exited with ${code}` };

@@ -2,10 +2,12 @@ import type { Server } from "bun";
 import type { AppState } from "../app-state.ts";
 import { drainBackground } from "../background/tasks.ts";
 import { inDiscoverMode } from "../embed/directories.ts";
+import { warnEmbeddedWrites } from "../embed/embedded-writes.ts";
 import { logger } from "../log/logger.ts";
 import { startTelemetry } from "../observability/start.ts";
 import { type BuiltApp, buildRuntime } from "../plan/build.ts";
 import { problemResponse } from "../problem/details.ts";
+import { CHILD_INDEX_ENV } from "../process/env.ts";
 import { onShutdownSignal } from "../process/shutdown.ts";
 import { textResponse } from "../response/error-response.ts";
 import {
@@ -15,6 +17,7 @@ import {
   resolveTransport,
 } from "../transport/options.ts";
 import { inWorkerMode } from "../workers/worker-mode.ts";
+import { announceListening } from "./announce.ts";
 import { browserUrl, openUrl } from "./open.ts";
 import { prepareStart, type StartPlan } from "./prepare-start.ts";
 import { type ResolvedStart, resolveStart, type StartOptions } from "./start-options.ts";
@@ -99,8 +102,15 @@ export async function startServer(app: AppState, options: StartOptions): Promise
       const drainMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_MS;
       const drainUntil = performance.now() + drainMs;
       const drained = server.stop(force);
-      const timeout = Bun.sleep(drainMs).then(() => "timeout" as const);
-      if ((await Promise.race([drained, timeout])) === "timeout") await server.stop(true);
+      // A timer, cleared once drained: a pending sleep would keep the process alive for the whole
+      // drain timeout after `stop()` resolved (issue 31; docs/routing.md, the handle's `stop`).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), drainMs);
+      });
+      const outcome = await Promise.race([drained, timeout]);
+      clearTimeout(timer);
+      if (outcome === "timeout") await server.stop(true);
       // Background tasks of the drained requests finish within what is left of the drain timeout,
       // before the shutdown handlers close what they may use (src/background/).
       await drainBackground(force ? 0 : drainUntil - performance.now());
@@ -131,6 +141,11 @@ export async function startServer(app: AppState, options: StartOptions): Promise
     stop,
   };
   if (start.handleSignals) onShutdownSignal(() => stop());
+  // The startup line, once per app however many processes serve it (src/launch/announce.ts).
+  announceListening(handle.url, start.workers, plan?.role === "supervised-child");
+  // A binary that wrote under its embedded root lost that data to /$bunfs on the real disk (docs/deployment.md).
+  if (plan?.role !== "supervised-child" || process.env[CHILD_INDEX_ENV] === "0")
+    warnEmbeddedWrites(Bun.main, logger);
   if (plan?.openBrowser) openUrl(browserUrl(hostname, port, transport.scheme));
   return handle;
 }

@@ -47,6 +47,11 @@ export interface Logger {
   warning(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
   /**
+   * A line an operator must always see (the startup line, docs/cli.md): written at INFO whatever
+   * the level, so `--fast` (which sets WARNING) and `--log-level ERROR` still say where the app listens.
+   */
+  announce(msg: string, fields?: LogFields): void;
+  /**
    * The per-request line, at INFO: `msg="GET /x 200" method=GET path=/x status=200 duration_ms=1.234`,
    * then `route`, `request_id`, `trace_id`, `span_id` when known.
    */
@@ -175,6 +180,7 @@ export function createLogger(
     info: (msg, fields) => log("INFO", msg, fields),
     warning: (msg, fields) => log("WARNING", msg, fields),
     error: (msg, fields) => log("ERROR", msg, fields),
+    announce: (msg, fields) => write(format(clock(), "INFO", msg, fields), "INFO"),
     accessLog(method, path, status, durationMs, extra) {
       // The level check comes first so that a disabled access log costs one comparison per request.
       if (RANK.INFO < threshold) return;

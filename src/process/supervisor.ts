@@ -4,6 +4,7 @@
  * SIGINT/SIGTERM, waits for graceful exit, and restarts a child that dies.
  */
 import type { Subprocess } from "bun";
+import { listeningGate } from "../launch/announce.ts";
 import { logger as defaultLogger, type Logger } from "../log/logger.ts";
 import { createMetricsRelay } from "../observability/metrics-relay.ts";
 import { CHILD_ENV, CHILD_INDEX_ENV, cleanEnv, type Env, REPEAT_SIGNAL_WINDOW_MS } from "./env.ts";
@@ -84,6 +85,9 @@ export function superviseProcesses(options: SuperviseOptions): Promise<number> {
     slots.flatMap((s) => (s.proc ? [{ send: (message: unknown) => s.proc?.send(message) }] : [])),
   );
 
+  // One startup line for the whole set, once every child listens (src/launch/announce.ts).
+  const announce = listeningGate(count, log);
+
   const spawn = (slot: Slot): void => {
     slot.timer = undefined;
     if (stopping) return;
@@ -93,6 +97,7 @@ export function superviseProcesses(options: SuperviseOptions): Promise<number> {
         env: cleanEnv(env, { [CHILD_ENV]: "1", [CHILD_INDEX_ENV]: String(slot.index) }),
         stdio: ["inherit", "inherit", "inherit"],
         ipc: (message, child) => {
+          if (announce(message, child.pid)) return;
           relay.onMessage(message, { send: (reply: unknown) => child.send(reply) });
         },
       });

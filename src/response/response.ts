@@ -24,6 +24,12 @@ export class Response {
    * time of the params benchmark).
    */
   private headersInit: Record<string, string> | null;
+  /**
+   * No body at all (not an empty text): a `redirect()`, or a Web response with a null body wrapped
+   * for after-middlewares (a Worker's redirect). Sent without a body or a `Content-Type` while
+   * `description` and `stream` stay empty.
+   */
+  protected bodyAbsent = false;
 
   constructor(
     statusCode = 200,
@@ -81,7 +87,11 @@ export class Response {
 
   /** The Web response Bun sends. */
   toWeb(): globalThis.Response {
-    const noBody = this.statusCode === 204 || this.statusCode === 304 || this.statusCode < 200;
+    const noBody =
+      this.statusCode === 204 ||
+      this.statusCode === 304 ||
+      this.statusCode < 200 ||
+      (this.bodyAbsent && this.description === "" && this.stream === null);
     const init = this.headersInit;
     if (init !== null) {
       const type =
@@ -118,13 +128,17 @@ export class Response {
   static fromWebStream(web: globalThis.Response): Response {
     const response = new Response(web.status, new Headers(new globalThis.Headers(web.headers)));
     response.stream = web.body;
+    response.bodyAbsent = web.body === null;
     return response;
   }
 
   /** Wraps a Web response whose body is in memory; textual bodies are read so that `description` is usable. */
   static async fromWeb(web: globalThis.Response): Promise<Response> {
     const response = new Response(web.status, new Headers(new globalThis.Headers(web.headers)));
-    if (web.body === null) return response;
+    if (web.body === null) {
+      response.bodyAbsent = true;
+      return response;
+    }
     const type = contentTypeOf(web) ?? "";
     if (TEXTUAL.test(type)) response.description = await web.text();
     else if (web.headers.has("content-length") && !(web.body instanceof ReadableStream)) {

@@ -1,4 +1,5 @@
 import { nodeFs, nodeFsPromises, nodePath } from "../builtins.ts";
+import { refuseEmbeddedWrite } from "../embed/embedded-writes.ts";
 /**
  * Writing a part to disk as it arrives. The bytes go to a temporary file next to the
  * target, renamed into place only once the part has ended; if anything fails before (the
@@ -7,6 +8,7 @@ import { nodeFs, nodeFsPromises, nodePath } from "../builtins.ts";
  */
 
 export async function saveStream(source: AsyncIterable<Uint8Array>, path: string): Promise<number> {
+  refuseEmbeddedWrite(path, "saveTo");
   const temporary = nodePath().join(
     nodePath().dirname(path),
     `.${nodePath().basename(path)}.${crypto.randomUUID()}.part`,

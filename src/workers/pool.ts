@@ -149,14 +149,20 @@ export class WorkerPool {
     await Promise.all(
       this.slots.map(async (slot) => {
         if (slot.current === null && slot.loaded) {
+          // A timer cleared once the Worker answers: a pending sleep would keep the process alive
+          // SHUTDOWN_MS after `stop()` resolved (issue 31).
+          let timer: ReturnType<typeof setTimeout> | undefined;
           const closed = new Promise<void>((resolve) => {
             slot.onClosed = resolve;
+            timer = setTimeout(resolve, SHUTDOWN_MS);
           });
           try {
             slot.worker.postMessage({ shutdown: true });
-            await Promise.race([closed, Bun.sleep(SHUTDOWN_MS)]);
+            await closed;
           } catch {
             // The Worker is already gone: nothing to run there.
+          } finally {
+            clearTimeout(timer);
           }
         }
         if (slot.current) settle(slot.current, error);

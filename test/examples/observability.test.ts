@@ -21,12 +21,16 @@ describe("examples/observability.ts", () => {
     url = `http://127.0.0.1:${port}`;
     proc = Bun.spawn([process.execPath, EXAMPLE, "--port", String(port), "--otel", "--log-format", "json"], {
       env: testEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "100" }),
-      stdout: "pipe",
+      stdout: "ignore",
       stderr: "pipe",
     });
-    const stdout = collect(proc.stdout as ReadableStream<Uint8Array>);
     stderr = collect(proc.stderr as ReadableStream<Uint8Array>);
-    await waitFor(() => stdout.text().includes("listening on"), 20_000, "the example to listen");
+    // The framework's startup line, a JSON object with --log-format json (docs/cli.md).
+    await waitFor(
+      () => stderr.text().includes('"msg":"listening on http://'),
+      20_000,
+      "the example to listen",
+    );
   });
   afterAll(async () => {
     proc?.kill("SIGTERM");

@@ -32,6 +32,14 @@ describe("examples/showcase.ts (auth, DI and middlewares together)", () => {
     expect(await response.text()).toContain("webfw showcase");
   });
 
+  test("a redirect: 301 to /, no body", async () => {
+    const moved = await get("/index.html", { redirect: "manual" });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe("/");
+    expect(moved.headers.get("content-type")).toBeNull();
+    expect(await moved.text()).toBe("");
+  });
+
   test("typed arguments", async () => {
     expect(await (await get("/add?a=2&b=40")).json()).toEqual({ sum: 42 });
     expect((await get("/add?a=two")).status).toBe(400);

@@ -2,7 +2,7 @@
  * Issue #14: the package type-checks in a user's project under the strict
  * flags people use, without the DOM lib and without skipLibCheck: what
  * `tsc` sees of webfw is the declaration files (`npm run types`, also run by
- * `prepare`), never the sources. And the `--create` scaffold type-checks as
+ * `prepack`), never the sources. And the `--create` scaffold type-checks as
  * generated. Both compile a project outside the repo, with `webfw` linked in
  * node_modules the way a `file:` install does.
  */
@@ -54,7 +54,7 @@ async function tsc(dir: string): Promise<{ code: number; output: string }> {
 }
 
 beforeAll(async () => {
-  // What `prepare` does on install: the declaration files the package's `types` point at.
+  // What `prepack` does before packing (this test builds them itself: nothing builds them on install): the declaration files the package's `types` point at.
   const built = await tsc(join(REPO, "tsconfig.types.json"));
   if (built.code !== 0) throw new Error(`declaration build failed:\n${built.output}`);
 }, 120_000);

@@ -1,0 +1,147 @@
+/**
+ * Issue 31: what a user copies from the docs works.
+ * - Every ```ts snippet of README.md and docs/*.md that uses a name webfw exports shows the import
+ *   of that name (from "webfw" or a subpath), so `testClient`, `t`, `redirect`… are never a guess.
+ * - Every `examples/…` path the docs cite exists and is in the published package
+ *   (`npm pack --dry-run --json`, which runs `prepack`: the declaration files are in it too).
+ * - The package has no install-time script (`prepare` runs `tsc`, a development dependency, on a
+ *   git install, and npm lists it as an install script): `prepack` builds `dist/types` instead.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const REPO = join(import.meta.dir, "../..");
+const ENTRIES: Record<string, string> = {
+  webfw: "src/index.ts",
+  "webfw/client": "src/client/index.ts",
+  "webfw/templating": "src/templating/index.ts",
+  "webfw/status-codes": "src/http/status-codes.ts",
+};
+// Also Web globals: a snippet's `Response` or `Headers` may be either, so they are not required.
+const AMBIGUOUS = new Set(["Request", "Response", "Headers", "Url", "Session"]);
+
+const exported = new Map<string, string>();
+for (const [specifier, file] of Object.entries(ENTRIES)) {
+  for (const name of Object.keys(await import(join(REPO, file)))) {
+    if (!exported.has(name) && !AMBIGUOUS.has(name)) exported.set(name, specifier);
+  }
+}
+
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(REPO, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
+const read = (page: string) => readFileSync(join(REPO, page), "utf8");
+
+/** A pattern that finds `name` used as code (a class, `t.int(`, `json(`, `client<`), not as a method or in text. */
+function usePattern(name: string): RegExp {
+  if (name === "t") return /(?<![.\w$])t\.[a-z]\w*\(/;
+  if (name === "statusCodes") return /(?<![.\w$])statusCodes\./;
+  if (/^[A-Z]/.test(name)) return new RegExp(`(?<![.\\w$])${name}\\b`);
+  return new RegExp(`(?<![.\\w$])${name}\\s*[<(]`);
+}
+
+/** The webfw names a snippet uses (comments and string literals left out). */
+export function webfwNamesUsed(code: string): string[] {
+  const bare = code
+    .replace(/\/\/.*$/gm, "")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""');
+  return [...exported.keys()].filter((name) => usePattern(name).test(bare));
+}
+
+/** The names a snippet imports from webfw or its subpaths. */
+export function webfwNamesImported(code: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of code.matchAll(/import\s+(?:type\s+)?([\s\S]*?)\s+from\s+["']webfw(?:\/[\w-]+)?["']/g)) {
+    for (const part of (match[1] ?? "").replace(/[{}]/g, " ").split(/[\s,]+/)) {
+      if (part !== "" && part !== "type") names.add(part);
+    }
+  }
+  return names;
+}
+
+function snippets(page: string): { line: number; code: string }[] {
+  const text = read(page);
+  return [...text.matchAll(/```(?:ts|typescript|tsx)\n([\s\S]*?)```/g)].map((m) => ({
+    line: text.slice(0, m.index).split("\n").length,
+    code: m[1] ?? "",
+  }));
+}
+
+describe("doc snippets show their imports", () => {
+  test("the checker finds a missing import and accepts a present one", () => {
+    const missing = 'const api = testClient<typeof Api>(app);\napp.get("/", () => redirect("/x"));';
+    expect(webfwNamesUsed(missing)).toEqual(expect.arrayContaining(["testClient", "redirect"]));
+    expect(webfwNamesImported(missing).size).toBe(0);
+    const given = 'import { testClient } from "webfw/client";\nimport { redirect, t } from "webfw";\n';
+    expect([...webfwNamesImported(given)].sort()).toEqual(["redirect", "t", "testClient"]);
+    // A method of the same name, a word in a comment or a string is not a use.
+    expect(webfwNamesUsed('request.json(); // Webfw\nconst s = "t.int()";')).toEqual([]);
+  });
+
+  for (const page of PAGES) {
+    test(page, () => {
+      const problems: string[] = [];
+      for (const { line, code } of snippets(page)) {
+        const imported = webfwNamesImported(code);
+        const missing = webfwNamesUsed(code).filter((name) => !imported.has(name));
+        if (missing.length > 0)
+          problems.push(
+            `${page}:${line}: uses ${missing.map((n) => `${n} (${exported.get(n)})`).join(", ")} without importing it`,
+          );
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+});
+
+describe("the published package", () => {
+  test("no install-time script; prepack builds the declaration files", () => {
+    const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
+    for (const hook of ["preinstall", "install", "postinstall", "prepare"])
+      expect(scripts[hook]).toBeUndefined();
+    expect(scripts.prepack).toBe("tsc -p tsconfig.types.json");
+  });
+
+  test("every examples/ path the docs cite exists and is packed", async () => {
+    const pack = Bun.spawn(["npm", "pack", "--dry-run", "--json"], {
+      cwd: REPO,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(pack.stdout).text(),
+      new Response(pack.stderr).text(),
+      pack.exited,
+    ]);
+    expect(code, err).toBe(0);
+    // npm prints the prepack script's output before the JSON.
+    const files = new Set(
+      (JSON.parse(out.slice(out.indexOf("[\n"))) as { files: { path: string }[] }[])[0]?.files.map(
+        (f) => f.path,
+      ),
+    );
+    // prepack ran: the declaration files the `types` conditions point at are in the package.
+    expect(files.has("dist/types/index.d.ts")).toBe(true);
+    expect(files.has("dist/types/client/index.d.ts")).toBe(true);
+    const cited = new Set<string>();
+    for (const page of PAGES) {
+      for (const match of read(page).matchAll(/(?<![\w/.-])examples\/[\w./-]*[\w/]/g)) cited.add(match[0]);
+    }
+    expect(cited.size).toBeGreaterThan(10);
+    const problems: string[] = [];
+    for (const path of cited) {
+      const absolute = join(REPO, path);
+      if (!existsSync(absolute)) problems.push(`${path}: cited but missing`);
+      else if (statSync(absolute).isDirectory()) {
+        const prefix = path.endsWith("/") ? path : `${path}/`;
+        if (![...files].some((f) => f.startsWith(prefix))) problems.push(`${path}: not in the package`);
+      } else if (!files.has(path)) problems.push(`${path}: not in the package`);
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
+});
