@@ -49,7 +49,13 @@ export const GATE_SCENARIOS: Record<string, GateScenario> = {
     env: { BENCH_SCENARIO: "params" },
     path: "/id/42?name=bench",
   },
-  json: { title: "POST /json echo", server: "webfw", env: { BENCH_SCENARIO: "json" }, path: "/json", post: JSON_BODY },
+  json: {
+    title: "POST /json echo",
+    server: "webfw",
+    env: { BENCH_SCENARIO: "json" },
+    path: "/json",
+    post: JSON_BODY,
+  },
   middleware: {
     title: "one global before + after middleware",
     server: "webfw",
@@ -105,7 +111,9 @@ function load(port: number, scenario: GateScenario, count: number, dir: string):
     writeFileSync(body, scenario.post);
     args.push("-d", body, "-H", "content-type: application/json");
   }
-  const run = spawnSync("h2load", [...args, `http://127.0.0.1:${port}${scenario.path}`], { encoding: "utf8" });
+  const run = spawnSync("h2load", [...args, `http://127.0.0.1:${port}${scenario.path}`], {
+    encoding: "utf8",
+  });
   if (!run.stdout.includes(`${count} succeeded`)) {
     throw new Error(`not every request succeeded:\n${run.stdout}\n${run.stderr}`);
   }
@@ -124,7 +132,12 @@ async function measure(name: string, warmup: number, requests: number): Promise<
   const out = join(dir, "callgrind.out");
   const child = spawn(
     "valgrind",
-    ["--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, join(ROOT, "bench/servers", `${scenario.server}.ts`)],
+    [
+      "--tool=callgrind",
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      join(ROOT, "bench/servers", `${scenario.server}.ts`),
+    ],
     {
       env: { ...process.env, ...scenario.env, NODE_ENV: "production", BUN_JSC_useConcurrentJIT: "0" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -187,7 +200,10 @@ if (values.update) {
     console.log(`${name}: ${count} instructions / request (was ${before ?? "none"})`);
   }
   writeFileSync(BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
-  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  }).stdout.trim();
   const entry = [
     `## ${new Date().toISOString().slice(0, 10)} (on ${commit})`,
     "",

@@ -22,9 +22,12 @@ const app = new Webfw(import.meta.path, {
   tracing: process.env.BENCH_TRACING === "1",
   // `bare`: the request series without prom-client's default process metrics (instructions.sh).
   metrics:
-    process.env.BENCH_METRICS === "bare" ? { defaultMetrics: false } : process.env.BENCH_METRICS === "1",
+    process.env.BENCH_METRICS === "bare"
+      ? { defaultMetrics: false }
+      : process.env.BENCH_METRICS === "1" || process.env.BENCH_PROD === "stack",
   // The `prod` scenario's request-id variant (issue #18).
-  requestId: process.env.BENCH_PROD === "request-id",
+  // `stack` (bench/gate.ts): request ids, a memory limit never hit and metrics together.
+  requestId: process.env.BENCH_PROD === "request-id" || process.env.BENCH_PROD === "stack",
 });
 
 switch (scenario) {
