@@ -8,6 +8,7 @@
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { RouteTable } from "../serve/fallback.ts";
+import { defaultUiUri } from "./apps/options.ts";
 import type { GateConfig, ToolAccess } from "./auth/gate.ts";
 import { metadataRoutes } from "./auth/metadata.ts";
 import type { Mcp } from "./index.ts";
@@ -60,7 +61,20 @@ export function gateConfig(
     );
   }
   const access = new Map<string, ToolAccess>(tools.map((tool) => [tool.name, tool.access]));
-  return { handler, authRequired: mcp.authRequired, auth: mcp.extras.auth, tools: access };
+  // A route tool's UI resource is read under the tool's own rule (its authentication, its scopes).
+  const resources = new Map<string, ToolAccess>();
+  for (const tool of tools) {
+    const uri = uiUri(tool);
+    if (uri !== undefined) resources.set(uri, tool.access);
+  }
+  return { handler, authRequired: mcp.authRequired, auth: mcp.extras.auth, tools: access, resources };
+}
+
+/** The `ui://` URI a route tool's UI gets (its `uri`, else the default), without loading MCP Apps. */
+function uiUri(tool: RouteTool): string | undefined {
+  const ui = tool.ui;
+  if (ui === undefined) return undefined;
+  return (typeof ui === "object" ? ui.uri : undefined) ?? defaultUiUri(tool.name);
 }
 
 /**
@@ -90,6 +104,8 @@ export function registerRouteTools(mcp: Mcp, tools: readonly RouteTool[]): void 
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
+        ui: tool.ui,
+        visibility: tool.visibility,
       },
     );
     mcp.extras.registered.push(tool.name);
