@@ -16,7 +16,11 @@
 import { HttpError, t, Webfw } from "../src/index.ts";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr"];
-const SALES: Record<string, number[]> = { north: [12, 19, 7, 24], south: [8, 11, 15, 9], west: [20, 14, 18, 26] };
+const SALES: Record<string, number[]> = {
+  north: [12, 19, 7, 24],
+  south: [8, 11, 15, 9],
+  west: [20, 14, 18, 26],
+};
 const REGIONS = Object.keys(SALES);
 
 const SALES_TEMPLATE = `
@@ -53,7 +57,11 @@ app.get(
     return {
       region: args.region,
       total: months.reduce((sum, value) => sum + value, 0),
-      bars: months.map((value, index) => ({ month: MONTHS[index], value, width: Math.round((value / max) * 100) })),
+      bars: months.map((value, index) => ({
+        month: MONTHS[index],
+        value,
+        width: Math.round((value / max) * 100),
+      })),
       next,
     };
   },

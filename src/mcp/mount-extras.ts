@@ -8,7 +8,6 @@
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { RouteTable } from "../serve/fallback.ts";
-import { defaultUiUri } from "./apps/options.ts";
 import type { GateConfig, ToolAccess } from "./auth/gate.ts";
 import { metadataRoutes } from "./auth/metadata.ts";
 import type { Mcp } from "./index.ts";
@@ -64,17 +63,11 @@ export function gateConfig(
   // A route tool's UI resource is read under the tool's own rule (its authentication, its scopes).
   const resources = new Map<string, ToolAccess>();
   for (const tool of tools) {
-    const uri = uiUri(tool);
+    // Registered by now (registerRouteTools runs first): the registry knows each tool's UI URI.
+    const uri = mcp.registry.tools.get(tool.name)?.uiResource;
     if (uri !== undefined) resources.set(uri, tool.access);
   }
   return { handler, authRequired: mcp.authRequired, auth: mcp.extras.auth, tools: access, resources };
-}
-
-/** The `ui://` URI a route tool's UI gets (its `uri`, else the default), without loading MCP Apps. */
-function uiUri(tool: RouteTool): string | undefined {
-  const ui = tool.ui;
-  if (ui === undefined) return undefined;
-  return (typeof ui === "object" ? ui.uri : undefined) ?? defaultUiUri(tool.name);
 }
 
 /**

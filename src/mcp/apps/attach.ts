@@ -86,8 +86,12 @@ function checkSize(value: unknown, where: string): McpUiSettings["preferredSize"
   if (value === undefined) return undefined;
   if (!isRecord(value)) throw new TypeError(`${where}: ui.preferredSize must be { width?, height? }`);
   for (const [key, size] of Object.entries(value)) {
-    if (key !== "width" && key !== "height") throw new TypeError(`${where}: ui.preferredSize.${key} is unknown`);
-    if (size !== undefined && (typeof size !== "number" || !Number.isFinite(size) || size <= 0 || size > 10_000)) {
+    if (key !== "width" && key !== "height")
+      throw new TypeError(`${where}: ui.preferredSize.${key} is unknown`);
+    if (
+      size !== undefined &&
+      (typeof size !== "number" || !Number.isFinite(size) || size <= 0 || size > 10_000)
+    ) {
       throw new TypeError(`${where}: ui.preferredSize.${key} must be a number of pixels in (0, 10000]`);
     }
   }
@@ -115,12 +119,15 @@ function splitUi(ui: McpUi, where: string): { source: McpUiSource; settings: Mcp
   }
   const given = SOURCES.filter((key) => ui[key] !== undefined);
   if (given.length !== 1) {
-    throw new TypeError(`${where}: ui needs exactly one of html, template, file, bundle (got ${given.length})`);
+    throw new TypeError(
+      `${where}: ui needs exactly one of html, template, file, bundle (got ${given.length})`,
+    );
   }
   const key = given[0] as (typeof SOURCES)[number];
   const value = ui[key];
   if (key === "html" || key === "template") {
-    if (typeof value !== "string" || value.trim() === "") throw new TypeError(`${where}: ui.${key} must be a non-empty string`);
+    if (typeof value !== "string" || value.trim() === "")
+      throw new TypeError(`${where}: ui.${key} must be a non-empty string`);
   } else if (typeof value !== "string" && !(value instanceof URL)) {
     throw new TypeError(`${where}: ui.${key} must be a path or a file: URL`);
   }
@@ -167,12 +174,19 @@ export function planUi(
       description: settings.description,
       mimeType: UI_MIME_TYPE,
       meta,
-      read: async () => ({ text: withPreferredSize(await load(), size), mimeType: UI_MIME_TYPE, _meta: meta }),
+      read: async () => ({
+        text: withPreferredSize(await load(), size),
+        mimeType: UI_MIME_TYPE,
+        _meta: meta,
+      }),
     };
     toolUi.resourceUri = uri;
   }
   if (visibility !== undefined) toolUi.visibility = visibility;
-  const meta: Record<string, unknown> = { ...toolMeta, ui: { ...(isRecord(toolMeta?.ui) ? toolMeta.ui : {}), ...toolUi } };
+  const meta: Record<string, unknown> = {
+    ...toolMeta,
+    ui: { ...(isRecord(toolMeta?.ui) ? toolMeta.ui : {}), ...toolUi },
+  };
   // The deprecated flat key, which hosts of the extension's first releases still read.
   if (resource !== undefined) meta["ui/resourceUri"] = resource.uri;
   return { meta, appOnly: visibility !== undefined && !visibility.includes("model"), resource };

@@ -51,15 +51,25 @@ export function withPreferredSize(html: string, size: McpUiSettings["preferredSi
   if (rules.length === 0) return html;
   const style = `<style data-webfw-preferred-size>html{${rules.join(";")}}</style>`;
   const head = /<head(\s[^>]*)?>/i.exec(html);
-  if (head) return html.slice(0, head.index + head[0].length) + style + html.slice(head.index + head[0].length);
+  if (head)
+    return html.slice(0, head.index + head[0].length) + style + html.slice(head.index + head[0].length);
   const root = /<html(\s[^>]*)?>/i.exec(html);
-  if (root) return html.slice(0, root.index + root[0].length) + style + html.slice(root.index + root[0].length);
+  if (root)
+    return html.slice(0, root.index + root[0].length) + style + html.slice(root.index + root[0].length);
   return style + html;
 }
 
 /** Bundles an HTML entry point into one document, scripts and styles inlined (`bun build --compile --target=browser`). */
 export async function bundleHtml(entry: string): Promise<string> {
-  const built = await Bun.build({ entrypoints: [entry], compile: true, target: "browser", minify: true });
+  let built: Awaited<ReturnType<typeof Bun.build>>;
+  try {
+    built = await Bun.build({ entrypoints: [entry], compile: true, target: "browser", minify: true });
+  } catch (error) {
+    // Bun throws an AggregateError of build messages ("Bundle failed"): name the real causes.
+    const causes =
+      error instanceof AggregateError ? error.errors.map((item: unknown) => String(item)) : [String(error)];
+    throw new Error(`bundling ${entry} failed: ${causes.join("; ")}`);
+  }
   const messages = built.logs.map((log) => log.message).join("; ");
   if (!built.success) throw new Error(`bundling ${entry} failed${messages ? `: ${messages}` : ""}`);
   const html = built.outputs.find((output) => output.path.endsWith(".html"));

@@ -30,12 +30,15 @@ export interface McpUiCsp {
   baseUriDomains?: string[];
 }
 
+/** One permission: `{}` (the extension's spelling) or `true` asks for it; `false` does not. */
+export type McpUiPermission = Record<string, never> | boolean;
+
 /** Browser features the UI asks for (the host may grant them through the iframe's `allow`). */
 export interface McpUiPermissions {
-  camera?: Record<string, never>;
-  microphone?: Record<string, never>;
-  geolocation?: Record<string, never>;
-  clipboardWrite?: Record<string, never>;
+  camera?: McpUiPermission;
+  microphone?: McpUiPermission;
+  geolocation?: McpUiPermission;
+  clipboardWrite?: McpUiPermission;
 }
 
 /** Who may see and call a tool: the model (the agent's tool list), the app's UI, or both (the default). */

@@ -45,7 +45,10 @@ export function viewRuntime(
     ready: false,
     error: undefined,
   };
-  const pending = new Map<number, { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void }>();
+  const pending = new Map<
+    number,
+    { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void }
+  >();
   let nextId = 1;
   let lastWidth = -1;
   let lastHeight = -1;
@@ -113,8 +116,13 @@ export function viewRuntime(
     const params = message.params ?? {};
     if (message.id !== undefined) {
       // Requests from the host: a ping, or teardown (nothing to save); anything else is unknown.
-      if (message.method === "ping" || message.method === "ui/resource-teardown") post({ id: message.id, result: {} });
-      else post({ id: message.id, error: { message: `method not found: ${message.method}`, code: -32601 } as never });
+      if (message.method === "ping" || message.method === "ui/resource-teardown")
+        post({ id: message.id, result: {} });
+      else
+        post({
+          id: message.id,
+          error: { message: `method not found: ${message.method}`, code: -32601 } as never,
+        });
       return;
     }
     if (message.method === "ui/notifications/tool-input") {

@@ -11,7 +11,12 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 interface UiMeta {
-  csp?: { connectDomains?: string[]; resourceDomains?: string[]; frameDomains?: string[]; baseUriDomains?: string[] };
+  csp?: {
+    connectDomains?: string[];
+    resourceDomains?: string[];
+    frameDomains?: string[];
+    baseUriDomains?: string[];
+  };
   prefersBorder?: boolean;
 }
 
@@ -47,7 +52,11 @@ function withPolicy(html: string, csp: UiMeta["csp"]): string {
 async function showTool(mcpUrl: string, name: string, args: Record<string, unknown>): Promise<string> {
   const client = new Client(
     { name: "test-host", version: "1.0.0" },
-    { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } },
+    {
+      capabilities: {
+        extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+      },
+    },
   );
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
   const { tools } = await client.listTools();
