@@ -47,6 +47,7 @@ import {
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { MCP_APPS_ROWS } from "./rows-mcp-apps.ts";
 import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
 
 export const TOKEN = "combo-token";
@@ -986,6 +987,7 @@ export const FEATURES: Feature[] = [
     },
   },
   ...MCP_HARDENING_ROWS,
+  ...MCP_APPS_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
