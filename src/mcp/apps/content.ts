@@ -4,6 +4,9 @@
  * in the browser, a file read on each `resources/read`, an HTML entry point
  * bundled by Bun into one self-contained document.
  */
+// The browser build of the `mustache` package (a webfw dependency), as text: inlined into template
+// documents. A text import, so that `bun build --compile` embeds it (a binary has no node_modules).
+import mustacheBrowserSource from "mustache/mustache.js" with { type: "text" };
 import { nodeFs, nodePath } from "../../builtins.ts";
 import type { McpUiSettings, McpUiSource } from "./options.ts";
 import { viewRuntime } from "./view-runtime.ts";
@@ -22,13 +25,6 @@ function scriptSafe(json: string): string {
   return json.replace(/</g, "\\u003c");
 }
 
-let mustacheSource: string | undefined;
-/** The browser build of the `mustache` package (a webfw dependency), inlined into template documents. */
-function mustacheBrowserSource(): string {
-  mustacheSource ??= nodeFs().readFileSync(require.resolve("mustache/mustache.js"), "utf-8");
-  return mustacheSource;
-}
-
 /** The document of a template UI: the template (as data), Mustache and the View runtime, all inline. */
 export function templateDocument(template: string, toolName: string): string {
   const appInfo = { name: `webfw view: ${toolName}`, version: "1.0.0" };
@@ -36,7 +32,7 @@ export function templateDocument(template: string, toolName: string): string {
     "<!doctype html>",
     '<html><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"></head>',
     '<body><div id="webfw-view"></div>',
-    `<script>${mustacheBrowserSource()}</script>`,
+    `<script>${mustacheBrowserSource}</script>`,
     `<script>(${String(viewRuntime)})(${scriptSafe(JSON.stringify(template))}, ${scriptSafe(JSON.stringify(appInfo))}, window.Mustache);</script>`,
     "</body></html>",
   ].join("\n");
