@@ -164,6 +164,7 @@ export function createSessionServer(
 ): Server {
   // An app with tool UIs says it speaks MCP Apps (SEP-1724 extensions); others' capabilities are unchanged.
   let withUi = false;
+  // A tool with `ui`/`visibility` lists a `_meta` of its own beside the plain one (src/mcp/registry.ts).
   for (const tool of registry.tools.values()) withUi ||= tool.meta !== tool.plainMeta;
   const server = new WebfwServer(
     { name: settings.name, version: settings.version },
