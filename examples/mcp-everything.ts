@@ -382,6 +382,15 @@ app.mcp.prompt(
   },
 );
 
+// Not a conformance scenario: an MCP Apps UI (docs/mcp-apps.md), so the suite runs against an app that has one.
+app.mcp.tool(({ name }) => ({ greeting: `Hello, ${name}!` }), {
+  name: "test_tool_with_ui",
+  description: "A greeting that MCP Apps hosts show in a small UI",
+  args: { name: t.str() },
+  outputSchema: { type: "object", properties: { greeting: { type: "string" } }, required: ["greeting"] },
+  ui: { template: "<h1>{{greeting}}</h1>", prefersBorder: true },
+});
+
 if (import.meta.main) {
   await app.start({ port: Number(process.env.PORT ?? 3000) });
 }

@@ -60,7 +60,14 @@ export function gateConfig(
     );
   }
   const access = new Map<string, ToolAccess>(tools.map((tool) => [tool.name, tool.access]));
-  return { handler, authRequired: mcp.authRequired, auth: mcp.extras.auth, tools: access };
+  // A route tool's UI resource is read under the tool's own rule (its authentication, its scopes).
+  const resources = new Map<string, ToolAccess>();
+  for (const tool of tools) {
+    // Registered by now (registerRouteTools runs first): the registry knows each tool's UI URI.
+    const uri = mcp.registry.tools.get(tool.name)?.uiResource;
+    if (uri !== undefined) resources.set(uri, tool.access);
+  }
+  return { handler, authRequired: mcp.authRequired, auth: mcp.extras.auth, tools: access, resources };
 }
 
 /**
@@ -90,6 +97,8 @@ export function registerRouteTools(mcp: Mcp, tools: readonly RouteTool[]): void 
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
+        ui: tool.ui,
+        visibility: tool.visibility,
       },
     );
     mcp.extras.registered.push(tool.name);

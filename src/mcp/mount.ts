@@ -55,9 +55,9 @@ export function mcpMount(source: McpSource, hub?: McpTopics): Mount<McpMounted> 
           // The build's tracing hooks (absent when tracing is off): tool calls get their own spans.
           mcp.useTracing(context.config.tracing);
           if (!context.table.has(MCP_PATH)) {
-            // Who may call: the endpoint's rule and every route tool's, enforced in src/mcp/http-auth.ts.
-            mcp.useGate(gateConfig(mcp, tree.root.authHandler, routeTools));
             registerRouteTools(mcp, routeTools);
+            // Who may call: the endpoint's rule and every route tool's (and its UI's), enforced in src/mcp/http-auth.ts.
+            mcp.useGate(gateConfig(mcp, tree.root.authHandler, routeTools));
             // The SDK is imported now, at start, so the first call does not pay for it.
             void mcp.loadEngine();
             const methods = new Map<string, Dispatcher>();

@@ -8,6 +8,8 @@
 
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgShape, ArgSpec } from "../args/t.ts";
+import type * as UiAttach from "./apps/attach.ts";
+import type { McpUi, McpUiToolOptions, McpUiVisibility } from "./apps/options.ts";
 import { mcpInputSchema } from "./tool-schema.ts";
 import type {
   Awaitable,
@@ -31,6 +33,14 @@ export interface ToolEntry {
   annotations: ToolAnnotations | undefined;
   icons: McpIcon[] | undefined;
   meta: Record<string, unknown> | undefined;
+  /**
+   * With a `ui` or `visibility` (MCP Apps): the `_meta` listed to clients that did not negotiate
+   * the extension (no `ui`), and whether the tool is for the UI only (not listed to them at all).
+   */
+  plainMeta: Record<string, unknown> | undefined;
+  appOnly: boolean;
+  /** The URI of the tool's own UI resource, removed with the tool. */
+  uiResource: string | undefined;
   args: ArgShape | undefined;
   fn: StoredFn<Record<string, unknown>>;
 }
@@ -43,6 +53,8 @@ export interface ResourceEntry {
   annotations: ResourceAnnotations | undefined;
   icons: McpIcon[] | undefined;
   size: number | undefined;
+  /** `_meta` of the `resources/list` entry. */
+  meta: Record<string, unknown> | undefined;
   template: UriTemplate;
   /** Completion of a placeholder's value (`completion/complete` with a `ref/resource`). */
   complete: Partial<Record<string, CompleteFn>> | undefined;
@@ -106,6 +118,14 @@ export interface ToolOptions<S extends ArgShape> {
   _meta?: Record<string, unknown>;
   /** Typed arguments (`t`): convert and validate the call's arguments and generate `inputSchema`. */
   args?: S;
+  /**
+   * The tool's UI (MCP Apps, docs/mcp-apps.md): an HTML string, or `{ html | template | file |
+   * bundle }` with `uri`, `csp`, `permissions`, `domain`, `prefersBorder`, `preferredSize`.
+   * Registers a `ui://` resource (`text/html;profile=mcp-app`) and names it in `_meta.ui`.
+   */
+  ui?: McpUi;
+  /** Who may see and call the tool (MCP Apps): `["model", "app"]` (default), `["app"]`: the UI only. */
+  visibility?: McpUiVisibility[];
 }
 
 export interface ResourceOptions<U extends string = string> {
@@ -117,6 +137,8 @@ export interface ResourceOptions<U extends string = string> {
   icons?: McpIcon[];
   /** Size in bytes, when known (clients show it). */
   size?: number;
+  /** `_meta` of the `resources/list` entry. */
+  _meta?: Record<string, unknown>;
   /** Completion of placeholder values (`completion/complete`), by placeholder name. */
   complete?: Partial<Record<TemplateNames<U>, CompleteFn>>;
 }
@@ -163,6 +185,7 @@ export class Registry {
     const inputSchema: JsonSchema = options.inputSchema
       ? { ...options.inputSchema, type: "object" }
       : mcpInputSchema(options.args ?? {});
+    const ui = this.planUi(name, options);
     const entry: ToolEntry = {
       name,
       title: options.title,
@@ -171,13 +194,40 @@ export class Registry {
       outputSchema: options.outputSchema,
       annotations: options.annotations,
       icons: options.icons,
-      meta: options._meta,
+      meta: ui?.meta ?? options._meta,
+      plainMeta: options._meta,
+      appOnly: ui?.appOnly ?? false,
+      uiResource: ui?.resource?.uri,
       args: options.args,
       fn,
     };
     this.tools.set(name, entry);
     this.changed("tools");
+    const resource = ui?.resource;
+    if (resource !== undefined) {
+      this.addResource(resource.uri, () => resource.read(), {
+        name: resource.name,
+        description: resource.description,
+        mimeType: resource.mimeType,
+        _meta: resource.meta,
+      });
+    }
     return entry;
+  }
+
+  /**
+   * A tool's MCP Apps options, checked (a bad one throws before anything is registered). The
+   * module is loaded only for a tool that has them: an app without UIs never loads it.
+   */
+  private planUi(name: string, options: ToolOptions<ArgShape>): UiAttach.UiPlan | undefined {
+    const uiOptions: McpUiToolOptions = options;
+    if (uiOptions.ui === undefined && uiOptions.visibility === undefined) return undefined;
+    const plan = (require("./apps/attach.ts") as typeof UiAttach).planUi(name, options._meta, uiOptions);
+    const uri = plan.resource?.uri;
+    if (uri !== undefined && this.resources.some((entry) => entry.template.template === uri)) {
+      throw new TypeError(`MCP tool '${name}': its UI resource '${uri}' is already registered`);
+    }
+    return plan;
   }
 
   addResource(uriTemplate: string, fn: ResourceEntry["fn"], options: ResourceOptions): ResourceEntry {
@@ -202,6 +252,7 @@ export class Registry {
       annotations: options.annotations,
       icons: options.icons,
       size: options.size,
+      meta: options._meta,
       template,
       complete: options.complete,
       fn,
@@ -236,8 +287,11 @@ export class Registry {
   }
 
   removeTool(name: string): boolean {
+    const uiResource = this.tools.get(name)?.uiResource;
     const removed = this.tools.delete(name);
     if (removed) this.changed("tools");
+    // A tool's own UI goes with it (a rebuild registers route tools again, with their UIs).
+    if (uiResource !== undefined) this.removeResource(uiResource);
     return removed;
   }
 

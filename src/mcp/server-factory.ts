@@ -83,7 +83,25 @@ function listed(entry: ResourceEntry) {
     mimeType: entry.mimeType,
     annotations: entry.annotations,
     icons: entry.icons,
+    _meta: entry.meta,
   };
+}
+
+/** The MCP Apps extension (docs/mcp-apps.md); its identifier is spelled here so that the engine loads none of it. */
+const UI_EXTENSION = "io.modelcontextprotocol/ui";
+
+/**
+ * Whether the client negotiated MCP Apps: it declared the extension (with our MIME type, when it
+ * lists types). Unknown capabilities (stateless mode: no `initialize` on this server) count as yes:
+ * `_meta` is ignored by clients that do not know it.
+ */
+function negotiatedUi(server: Server): boolean {
+  const capabilities = server.getClientCapabilities();
+  if (capabilities === undefined) return true;
+  const ui = (capabilities as { extensions?: Record<string, unknown> }).extensions?.[UI_EXTENSION];
+  if (typeof ui !== "object" || ui === null) return false;
+  const types = (ui as { mimeTypes?: unknown }).mimeTypes;
+  return !Array.isArray(types) || types.includes("text/html;profile=mcp-app");
 }
 
 function defined<T extends JsonObject>(value: T): T {
@@ -144,6 +162,10 @@ export function createSessionServer(
   settings: ServerSettings,
   state: SessionState,
 ): Server {
+  // An app with tool UIs says it speaks MCP Apps (SEP-1724 extensions); others' capabilities are unchanged.
+  let withUi = false;
+  // A tool with `ui`/`visibility` lists a `_meta` of its own beside the plain one (src/mcp/registry.ts).
+  for (const tool of registry.tools.values()) withUi ||= tool.meta !== tool.plainMeta;
   const server = new WebfwServer(
     { name: settings.name, version: settings.version },
     {
@@ -153,6 +175,7 @@ export function createSessionServer(
         prompts: { listChanged: true },
         logging: {},
         completions: {},
+        ...(withUi ? { extensions: { [UI_EXTENSION]: {} } } : {}),
       },
       ...(settings.instructions === undefined ? {} : { instructions: settings.instructions }),
     },
@@ -168,7 +191,14 @@ export function createSessionServer(
   };
 
   server.setRequestHandler("tools/list", (request) => {
-    const { page: tools, nextCursor } = page([...registry.tools.values()], request.params, settings.pageSize);
+    // A client without MCP Apps gets tools as if they had no UI: no `_meta.ui`, no UI-only tools.
+    const ui = negotiatedUi(server);
+    const all = [...registry.tools.values()];
+    const { page: tools, nextCursor } = page(
+      ui ? all : all.filter((tool) => !tool.appOnly),
+      request.params,
+      settings.pageSize,
+    );
     return defined({
       tools: tools.map((tool) =>
         defined({
@@ -179,7 +209,7 @@ export function createSessionServer(
           outputSchema: tool.outputSchema as { type: "object" } | undefined,
           annotations: tool.annotations,
           icons: tool.icons,
-          _meta: tool.meta,
+          _meta: ui ? tool.meta : tool.plainMeta,
         }),
       ),
       nextCursor,

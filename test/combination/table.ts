@@ -49,6 +49,7 @@ import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { DX_ROWS } from "./rows-dx.ts";
 import { ROWS as JWT_AUTH_ROWS } from "./rows-jwt-auth.ts";
+import { MCP_APPS_ROWS } from "./rows-mcp-apps.ts";
 import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
 import { RATE_LIMIT_ROWS } from "./rows-rate-limit.ts";
 import { SECURE_HTTP_ROWS } from "./rows-secure-http.ts";
@@ -996,6 +997,7 @@ export const FEATURES: Feature[] = [
   ...SECURE_HTTP_ROWS,
   ...JWT_AUTH_ROWS,
   ...DX_ROWS,
+  ...MCP_APPS_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */

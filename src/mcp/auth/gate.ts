@@ -32,6 +32,11 @@ export interface GateConfig {
   /** `configure({ auth })`; null: plain `Bearer` challenges, no scopes. */
   auth: ResolvedMcpAuth | null;
   tools: ReadonlyMap<string, ToolAccess>;
+  /**
+   * The UI resources (MCP Apps) of tools with their own rule, by `ui://` URI: reading one needs
+   * what calling its tool needs (docs/mcp-apps.md, "Authorization").
+   */
+  resources?: ReadonlyMap<string, ToolAccess>;
 }
 
 const UNAUTHORIZED = -32001;
@@ -119,15 +124,24 @@ class Identities {
 
 /** The tool names of the `tools/call` messages in a parsed JSON-RPC body (one message or a batch). */
 export function calledTools(body: unknown): string[] {
-  const names: string[] = [];
+  return paramsOf(body, "tools/call", "name");
+}
+
+/** The URIs of the `resources/read` messages in a parsed JSON-RPC body. */
+export function readResources(body: unknown): string[] {
+  return paramsOf(body, "resources/read", "uri");
+}
+
+function paramsOf(body: unknown, wanted: string, field: string): string[] {
+  const values: string[] = [];
   for (const message of Array.isArray(body) ? body : [body]) {
     if (typeof message !== "object" || message === null) continue;
     const { method, params } = message as { method?: unknown; params?: unknown };
-    if (method !== "tools/call" || typeof params !== "object" || params === null) continue;
-    const name = (params as { name?: unknown }).name;
-    if (typeof name === "string") names.push(name);
+    if (method !== wanted || typeof params !== "object" || params === null) continue;
+    const value = (params as Record<string, unknown>)[field];
+    if (typeof value === "string") values.push(value);
   }
-  return names;
+  return values;
 }
 
 /**
@@ -163,11 +177,14 @@ export async function checkTools(
   body: unknown,
   config: GateConfig,
 ): Promise<globalThis.Response | null> {
-  if (config.tools.size === 0 || body === undefined) return null;
+  const resources = config.resources;
+  if ((config.tools.size === 0 && (resources === undefined || resources.size === 0)) || body === undefined)
+    return null;
   const identities = identitiesOf(request);
   const endpointScopes = config.auth?.scopes ?? [];
-  for (const name of calledTools(body)) {
-    const access = config.tools.get(name);
+  const guarded = calledTools(body).map((name) => config.tools.get(name));
+  if (resources !== undefined) for (const uri of readResources(body)) guarded.push(resources.get(uri));
+  for (const access of guarded) {
     if (access === undefined || (!access.authRequired && access.scopes.length === 0)) continue;
     const handler = access.handler ?? config.handler;
     const caller = await identities.of(handler, true);

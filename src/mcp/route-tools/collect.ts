@@ -9,6 +9,7 @@ import type { AuthenticationHandler } from "../../auth/handler.ts";
 import type { RouteRecord } from "../../router/route.ts";
 import type { RouterBase } from "../../router/router-base.ts";
 import type { RouteTable } from "../../serve/fallback.ts";
+import type { McpUi, McpUiVisibility } from "../apps/options.ts";
 import type { ToolAccess } from "../auth/gate.ts";
 import { checkScopes } from "../auth/options.ts";
 import type { ToolAnnotations } from "../types.ts";
@@ -34,6 +35,9 @@ export interface RouteToolSpec {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema | undefined;
   access: ToolAccess;
+  /** MCP Apps: the tool's UI and visibility, checked when the tool is registered. */
+  ui: McpUi | undefined;
+  visibility: McpUiVisibility[] | undefined;
   method: string;
   path: string;
   input: InputPlan;
@@ -65,7 +69,7 @@ function checkedOptions(value: unknown, where: string): RouteToolOptions {
   if (value === true || value === undefined) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new TypeError(
-      `${where}: the mcp option must be true, false or { name, title, description, annotations, authRequired, scopes }`,
+      `${where}: the mcp option must be true, false or { name, title, description, annotations, authRequired, scopes, ui, visibility }`,
     );
   }
   const options = value as RouteToolOptions;
@@ -148,6 +152,8 @@ export function describeRouteTools(
         scopes,
         handler: nearestAuth(chain),
       },
+      ui: options.ui,
+      visibility: options.visibility,
       method: route.method,
       path: route.path,
       input,

@@ -1,3 +1,5 @@
+import type { McpUi, McpUiVisibility } from "../apps/options.ts";
+
 /**
  * The `mcp` route option: `app.get(path, handler, { mcp: true })` also exposes
  * the route as an MCP tool (docs/mcp.md, "Routes as tools").
@@ -28,6 +30,13 @@ export interface RouteToolOptions {
   authRequired?: boolean;
   /** OAuth scopes the caller's token must carry (403 `insufficient_scope` otherwise); implies authentication. */
   scopes?: string[];
+  /**
+   * The tool's UI (MCP Apps, docs/mcp-apps.md): an HTML string or `{ html | template | file | bundle, … }`;
+   * a template renders the route's JSON response (`structuredContent`) and arguments.
+   */
+  ui?: McpUi;
+  /** Who may see and call the tool (MCP Apps): `["app"]` keeps it for the UI only. */
+  visibility?: McpUiVisibility[];
 }
 
 /** `true` exposes the route with defaults; `false` keeps it out of `exposeRoutes()` too. */
