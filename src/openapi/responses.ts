@@ -103,9 +103,10 @@ function addSuccess(responses: Record<string, Record<string, unknown>>, facts: R
     return;
   }
   if (status === undefined) {
+    // 204 (nothing returned) has no body; a body under `2XX` would make an empty answer a violation.
+    responses["204"] = { description: "No Content: the handler returned nothing" };
     responses["2XX"] = {
-      description:
-        "Success: 200 with the handler's value, 204 when it returns nothing, or the status it chooses.",
+      description: "Success: 200 with the handler's value, or the status it chooses",
       content: ANY_VALUE,
     };
   } else if (status === 204 || status === 304 || status < 200) {

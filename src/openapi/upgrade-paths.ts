@@ -87,6 +87,26 @@ const JSON_RPC: JsonSchema = {
   ],
 };
 
+const JSON_RPC_ERROR: JsonSchema = {
+  type: "object",
+  description: "A JSON-RPC 2.0 error (the MCP SDK's own answers: no session, a bad message).",
+  properties: {
+    jsonrpc: { const: "2.0" },
+    id: { type: ["string", "integer", "null"] },
+    error: {
+      type: "object",
+      properties: { code: { type: "integer" }, message: { type: "string" } },
+      required: ["code", "message"],
+    },
+  },
+  required: ["jsonrpc", "error"],
+};
+
+/** An MCP error: the SDK's JSON-RPC error, or the app's error body (the gate's 401, a 500). */
+function mcpErrors(context: Context): Record<string, unknown> {
+  return { "application/json": { schema: JSON_RPC_ERROR }, ...errors(context) };
+}
+
 /** `/mcp`: the Model Context Protocol's Streamable HTTP endpoint. */
 export function mcpPathItem(
   context: Context & { usedIds: Set<string>; tag: string },
@@ -100,18 +120,18 @@ export function mcpPathItem(
   const common = (): Record<string, Record<string, unknown>> => ({
     "400": {
       description: "Bad request: not a valid JSON-RPC message, or no session",
-      content: errors(context),
+      content: mcpErrors(context),
     },
     "401": {
       description: "Not authenticated (when the endpoint or a tool requires it)",
       headers: { "WWW-Authenticate": text("The authentication scheme, with the resource metadata") },
-      content: errors(context),
+      content: mcpErrors(context),
     },
     "404": {
       description: "No such session (it ended or belongs to another client)",
-      content: errors(context),
+      content: mcpErrors(context),
     },
-    "500": { description: "Internal Server Error", content: errors(context) },
+    "500": { description: "Internal Server Error", content: mcpErrors(context) },
   });
   const operation = (
     method: string,
@@ -146,10 +166,10 @@ export function mcpPathItem(
         "202": { description: "Accepted: a notification or a response, nothing to answer" },
         "406": {
           description: "Not Acceptable: `Accept` lacks application/json or text/event-stream",
-          content: errors(context),
+          content: mcpErrors(context),
         },
-        "413": { description: "The message is too large", content: errors(context) },
-        "415": { description: "The body is not application/json", content: errors(context) },
+        "413": { description: "The message is too large", content: mcpErrors(context) },
+        "415": { description: "The body is not application/json", content: mcpErrors(context) },
       },
     ),
     get: operation(
@@ -164,7 +184,10 @@ export function mcpPathItem(
           description: "This server offers no stream here",
           headers: { Allow: text("The methods of /mcp") },
         },
-        "406": { description: "Not Acceptable: send `Accept: text/event-stream`", content: errors(context) },
+        "406": {
+          description: "Not Acceptable: send `Accept: text/event-stream`",
+          content: mcpErrors(context),
+        },
       },
     ),
     delete: operation(
