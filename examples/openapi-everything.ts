@@ -178,12 +178,19 @@ export function everythingApp(errors: "text" | "problem" = "text"): Webfw {
     },
   });
 
-  app.post("/upload", (request) => ({ files: Object.keys(request.files), fields: request.formData }), {
-    summary: "Upload files (request.files)",
-    responses: {
-      "200": { description: "What arrived", schema: t.object({ files: t.list(t.str()), fields: t.dict() }) },
+  app.post(
+    "/upload",
+    (request) => ({ files: Object.keys(request.files), fields: Object.keys(request.formData) }),
+    {
+      summary: "Upload files (request.files)",
+      responses: {
+        "200": {
+          description: "What arrived",
+          schema: t.object({ files: t.list(t.str()), fields: t.list(t.str()) }),
+        },
+      },
     },
-  });
+  );
 
   app.post(
     "/stream-upload",

@@ -86,12 +86,15 @@ export interface Finding {
 export async function runCorpus(proxy: Proxy, probes: Probe[]): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const probe of probes) {
-    const label = `${probe.method} ${probe.path}${probe.invalid ? " (invalid)" : ""}`;
+    const label = `${probe.method} ${probe.path}${probe.invalid ? " (invalid)" : ""} ${typeof probe.body === "string" ? probe.body : ""}`;
     const response = await fetch(proxy.url + probe.path, {
       method: probe.method,
       headers: probe.headers,
       body: probe.body,
       redirect: "manual",
+      signal: AbortSignal.timeout(10_000),
+    }).catch((error: Error) => {
+      throw new Error(`${label}: ${error.message}`);
     });
     await response.arrayBuffer();
     const violations = JSON.parse(response.headers.get("sl-violations") ?? "[]") as {

@@ -75,7 +75,6 @@ const corpora: Record<string, { app: () => Webfw; probes: Probe[] }> = {
         method: "POST",
         path: "/books",
         headers: { ...AUTH, ...JSON_TYPE },
-        body: "{not json",
         invalid: true,
       },
       {
@@ -234,6 +233,7 @@ const everythingProbes: Probe[] = [
     }),
   },
   { method: "GET", path: "/mcp", headers: { accept: "text/event-stream" } },
+  { method: "DELETE", path: "/mcp" },
 ];
 corpora["everything (text errors)"] = { app: () => everythingApp("text"), probes: everythingProbes };
 corpora["everything (problem details)"] = { app: () => everythingApp("problem"), probes: everythingProbes };
@@ -292,7 +292,9 @@ for (const [name, corpus] of Object.entries(corpora)) {
       const sdk = generateSdk(written.dir, written.file);
       if (!sdk.ok) console.error(sdk.tsc);
       expect(sdk.ok).toBe(true);
-      for (const [, item] of Object.entries(written.doc.paths as Record<string, Record<string, Json>>)) {
+      for (const [path, item] of Object.entries(written.doc.paths as Record<string, Record<string, Json>>)) {
+        // MCP messages are JSON-RPC, open by design (the protocol's own SDKs type them).
+        if (path === "/mcp") continue;
         for (const operation of Object.values(item)) {
           const declared = Object.entries(operation.responses as Record<string, Json>).filter(
             ([status, response]) =>
