@@ -92,7 +92,7 @@ const JSON_RPC_ERROR: JsonSchema = {
   description: "A JSON-RPC 2.0 error (the MCP SDK's own answers: no session, a bad message).",
   properties: {
     jsonrpc: { const: "2.0" },
-    id: { type: ["string", "integer", "null"] },
+    id: { anyOf: [{ type: "string" }, { type: "integer" }, { type: "null" }] },
     error: {
       type: "object",
       properties: { code: { type: "integer" }, message: { type: "string" } },

@@ -33,13 +33,13 @@ function freePort(): number {
   return port;
 }
 
-export interface Proxy {
+export interface PrismProxy {
   url: string;
   stop(): void;
 }
 
 /** `prism proxy FILE UPSTREAM`: forwards every request and reports violations in `sl-violations`. */
-export async function startPrism(file: string, upstream: string): Promise<Proxy> {
+export async function startPrism(file: string, upstream: string): Promise<PrismProxy> {
   const port = freePort();
   const child = Bun.spawn(
     ["bun", bin("prism"), "proxy", file, upstream, "-p", String(port), "-h", "127.0.0.1"],
@@ -83,7 +83,7 @@ export interface Finding {
 }
 
 /** Sends every probe through Prism; returns the violations of responses and the invalid requests that got a 2xx. */
-export async function runCorpus(proxy: Proxy, probes: Probe[]): Promise<Finding[]> {
+export async function runCorpus(proxy: PrismProxy, probes: Probe[]): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const probe of probes) {
     const label = `${probe.method} ${probe.path}${probe.invalid ? " (invalid)" : ""} ${typeof probe.body === "string" ? probe.body : ""}`;

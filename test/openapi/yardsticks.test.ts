@@ -15,8 +15,8 @@ import type { Json } from "./helpers.ts";
 import {
   bin,
   generateSdk,
+  type PrismProxy,
   type Probe,
-  type Proxy,
   redoclyErrors,
   runCorpus,
   startPrism,
@@ -246,7 +246,7 @@ const suite = missing !== null && process.env.CI !== "true" ? describe.skip : de
 for (const [name, corpus] of Object.entries(corpora)) {
   suite(`${name}: outside tools`, () => {
     let server: { port: number; stop(): Promise<void> | void } | null = null;
-    let proxy: Proxy | null = null;
+    let proxy: PrismProxy | null = null;
     let written: { dir: string; file: string; doc: Json };
 
     beforeAll(async () => {
@@ -263,7 +263,7 @@ for (const [name, corpus] of Object.entries(corpora)) {
     });
 
     test("Prism: no answer breaks the document, no invalid request is accepted", async () => {
-      const findings = await runCorpus(proxy as Proxy, corpus.probes);
+      const findings = await runCorpus(proxy as PrismProxy, corpus.probes);
       if (findings.length > 0) console.error(JSON.stringify(findings, null, 2));
       expect(findings).toEqual([]);
       // Every documented operation is in the corpus.
