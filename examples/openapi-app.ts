@@ -112,7 +112,14 @@ books.delete(
     if (!shelf.delete(args.id)) throw new HttpError(404, `no book ${args.id}`);
     return undefined;
   },
-  { summary: "Remove a book", args: { id: t.int() }, authRequired: true, deprecated: true },
+  {
+    summary: "Remove a book",
+    status: 204,
+    args: { id: t.int() },
+    authRequired: true,
+    deprecated: true,
+    responses: { "404": "No such book" },
+  },
 );
 
 app.includeRouter(books);

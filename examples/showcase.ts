@@ -84,7 +84,7 @@ app.delete(
     if (!store.delete(args.id)) throw new HttpError(404, `no todo ${args.id}`);
     return undefined;
   },
-  { args: { id: t.int() } },
+  { args: { id: t.int() }, responses: { "404": "No such todo" } },
 );
 
 app.get("/health", () => ({ status: "ok", started: new Date().toISOString() }), { const: true });

@@ -78,6 +78,8 @@ export interface AppState extends RouterBase {
   /** Answer requests no route matched (static directories), in order. */
   readonly fallbacks: readonly FallbackHandler[];
   readonly exceptionHandler: ExceptionHandler | null;
+  /** Whether the app serves the MCP endpoint `/mcp` (src/mcp/mount.ts), for the OpenAPI document. */
+  servesMcp?(): boolean;
   /** Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
   readonly broadcastConfig: Required<BroadcastOptions> | null;
 }

@@ -14,7 +14,7 @@ import { type ServerHandle, type StartOptions, startServer } from "./launch/serv
 import type { RouterEngine } from "./match/types.ts";
 import type * as McpModule from "./mcp/index.ts";
 import type { Mcp } from "./mcp/index.ts";
-import { mcpMount } from "./mcp/mount.ts";
+import { mcpMount, servesMcpEndpoint } from "./mcp/mount.ts";
 import { type MetricsOptions, resolveMetricsOptions } from "./observability/metrics-options.ts";
 import { openApiMount } from "./openapi/mount.ts";
 import { resolveOpenApiOptions } from "./openapi/options.ts";
@@ -134,6 +134,10 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
   get mcp(): Mcp {
     this.madeMcp ??= new (require("./mcp/index.ts") as typeof McpModule).Mcp();
     return this.madeMcp;
+  }
+  /** @internal Whether a build serves `/mcp` (the OpenAPI document describes it). */
+  servesMcp(): boolean {
+    return servesMcpEndpoint({ get: () => this.mcp, made: () => this.madeMcp !== null }, this.allRoutes());
   }
   /** @internal The MCP endpoint's mount: `built.mounted(app.mcpMount)?.routeTools` lists the route tools. */
   readonly mcpMount = mcpMount(

@@ -1,6 +1,6 @@
 import { parseClientJson } from "../response/client-data.ts";
 import type { JsonSchema } from "./json-schema.ts";
-import type { StandardSchemaV1 } from "./standard-schema.ts";
+import type { Direction, StandardSchemaV1 } from "./standard-schema.ts";
 
 /** Thrown by a spec when a value is missing or cannot be converted; becomes a 400 (or 422 for bodies). */
 export class ArgError extends Error {
@@ -44,10 +44,22 @@ export abstract class ArgSpec<T> {
     return this.checked(this.fromString(raw[raw.length - 1] as string, name), name);
   }
 
-  /** Converts a JSON value (MCP tool arguments, body fields). `undefined` means absent. */
-  fromJson(value: unknown, name: string): T {
+  /**
+   * Converts a JSON value (MCP tool arguments, body fields). `undefined` means absent. JSON is taken
+   * as typed: `"5"` is not a number, `"yes"` not a boolean (docs/openapi.md, "One contract for
+   * conversions"). `text`: the value comes from a form, whose fields are all text, so a string is
+   * converted as a query value would be.
+   */
+  fromJson(value: unknown, name: string, text = false): T {
     if (value === undefined) return this.absent(name);
-    return this.checked(this.convertJson(value, name), name);
+    if (text && typeof value === "string" && this.convertsText)
+      return this.checked(this.fromString(value, name), name);
+    return this.checked(this.convertJson(value, name, text), name);
+  }
+
+  /** Whether a form field's text is converted with `fromString` (scalars); containers convert their items. */
+  protected get convertsText(): boolean {
+    return true;
   }
 
   /** The value when it passes every constraint; else a 400 naming the argument and the bound. */
@@ -67,11 +79,15 @@ export abstract class ArgSpec<T> {
   }
 
   abstract fromString(raw: string, name: string): T;
-  protected abstract convertJson(value: unknown, name: string): T;
-  protected abstract baseSchema(): JsonSchema;
+  protected abstract convertJson(value: unknown, name: string, text: boolean): T;
+  protected abstract baseSchema(direction: Direction): JsonSchema;
 
-  jsonSchema(): JsonSchema {
-    const schema = this.baseSchema();
+  /**
+   * JSON Schema of the value: `input` (what a client may send: defaulted and list fields may be left
+   * out) or `output` (what a handler returns: only `t.optional` fields may be missing).
+   */
+  jsonSchema(direction: Direction = "input"): JsonSchema {
+    const schema = this.baseSchema(direction);
     for (const constraint of this.constraints) Object.assign(schema, constraint.schema);
     if (this.hasDefault && this.defaultValue !== undefined) schema.default = this.defaultValue;
     if (this.description) schema.description = this.description;
@@ -101,8 +117,11 @@ export abstract class ArgSpec<T> {
 
 const INT = /^[+-]?\d+$/;
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const TRUE = new Set(["true", "1", "yes", "on"]);
-const FALSE = new Set(["false", "0", "no", "off"]);
+/** The spellings a query, path or form boolean accepts, exactly (OpenAPI documents them: src/openapi/parameters.ts). */
+export const TRUE_SPELLINGS = ["true", "1", "yes", "on"] as const;
+export const FALSE_SPELLINGS = ["false", "0", "no", "off"] as const;
+const TRUE = new Set<string>(TRUE_SPELLINGS);
+const FALSE = new Set<string>(FALSE_SPELLINGS);
 
 /** `int` and `float`: the same conversion with a different syntax, range check and schema type. */
 class NumberSpec extends ArgSpec<number> {
@@ -124,7 +143,6 @@ class NumberSpec extends ArgSpec<number> {
   }
   protected convertJson(value: unknown, name: string): number {
     if (typeof value === "number" && this.inRange(value)) return value;
-    if (typeof value === "string") return this.fromString(value, name);
     throw new ArgError(name, `argument '${name}' must be ${this.noun}`);
   }
   protected baseSchema(): JsonSchema {
@@ -219,9 +237,9 @@ export interface StringArg<T extends string = string> extends ArgSpec<T> {
 class BoolSpec extends ArgSpec<boolean> {
   readonly kind = "bool";
   fromString(raw: string, name: string): boolean {
-    const text = raw.trim().toLowerCase();
-    if (TRUE.has(text)) return true;
-    if (FALSE.has(text)) return false;
+    // Exactly the documented spellings (no case folding, no trimming), so the document is exact.
+    if (TRUE.has(raw)) return true;
+    if (FALSE.has(raw)) return false;
     throw new ArgError(
       name,
       `argument '${name}' must be a boolean (true/false, 1/0, yes/no, on/off), got '${raw}'`,
@@ -229,7 +247,6 @@ class BoolSpec extends ArgSpec<boolean> {
   }
   protected convertJson(value: unknown, name: string): boolean {
     if (typeof value === "boolean") return value;
-    if (typeof value === "string") return this.fromString(value, name);
     throw new ArgError(name, `argument '${name}' must be a boolean`);
   }
   protected baseSchema(): JsonSchema {
@@ -273,12 +290,17 @@ class ListSpec<T> extends ArgSpec<T[]> {
   protected override absent(name: string): T[] {
     return this.hasDefault ? (this.defaultValue as T[]) : this.checked([], name);
   }
-  protected convertJson(value: unknown, name: string): T[] {
-    if (!Array.isArray(value)) throw new ArgError(name, `argument '${name}' must be an array`);
-    return value.map((item, index) => this.item.fromJson(item, `${name}[${index}]`));
+  protected override get convertsText(): boolean {
+    return false;
   }
-  protected baseSchema(): JsonSchema {
-    return { type: "array", items: this.item.jsonSchema() };
+  protected convertJson(value: unknown, name: string, text: boolean): T[] {
+    // A form field given once is one item.
+    if (text && typeof value === "string") return [this.item.fromJson(value, name, true)];
+    if (!Array.isArray(value)) throw new ArgError(name, `argument '${name}' must be an array`);
+    return value.map((item, index) => this.item.fromJson(item, `${name}[${index}]`, text));
+  }
+  protected baseSchema(direction: Direction): JsonSchema {
+    return { type: "array", items: this.item.jsonSchema(direction) };
   }
 }
 
@@ -300,12 +322,15 @@ class OptionalSpec<T> extends ArgSpec<T | undefined> {
   protected override absent(): T | undefined {
     return this.hasDefault ? this.defaultValue : undefined;
   }
-  protected convertJson(value: unknown, name: string): T | undefined {
-    if (value === null) return undefined;
-    return this.inner.fromJson(value, name);
+  protected override get convertsText(): boolean {
+    return false;
   }
-  protected baseSchema(): JsonSchema {
-    return this.inner.jsonSchema();
+  protected convertJson(value: unknown, name: string, text: boolean): T | undefined {
+    if (value === null) return undefined;
+    return this.inner.fromJson(value, name, text);
+  }
+  protected baseSchema(direction: Direction): JsonSchema {
+    return this.inner.jsonSchema(direction);
   }
 }
 
@@ -354,9 +379,9 @@ export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
     super();
   }
   fromString(raw: string, name: string): InferArgs<S> {
-    return this.convertJson(jsonArgument(raw, name), name);
+    return this.convertJson(jsonArgument(raw, name), name, false);
   }
-  protected convertJson(value: unknown, name: string): InferArgs<S> {
+  protected convertJson(value: unknown, name: string, text: boolean): InferArgs<S> {
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       throw new ArgError(name, name ? `'${name}' must be an object` : "body must be a JSON object");
     }
@@ -365,13 +390,19 @@ export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
     for (const key of Object.keys(this.shape)) {
       const spec = this.shape[key] as ArgSpec<unknown>;
       const path = name ? `${name}.${key}` : key;
-      const converted = spec.fromJson(source[key], path);
+      const converted = spec.fromJson(source[key], path, text);
       if (converted !== undefined) out[key] = converted;
     }
     return out as InferArgs<S>;
   }
-  /** Validates every field and collects all problems instead of stopping at the first. */
-  validate(value: unknown): { value: InferArgs<S> } | { issues: { path: string; message: string }[] } {
+  /**
+   * Validates every field and collects all problems instead of stopping at the first. `text`: the
+   * value is a form, whose fields are text converted as query values are.
+   */
+  validate(
+    value: unknown,
+    text = false,
+  ): { value: InferArgs<S> } | { issues: { path: string; message: string }[] } {
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       return { issues: [{ path: "", message: "body must be a JSON object" }] };
     }
@@ -380,7 +411,7 @@ export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
     const issues: { path: string; message: string }[] = [];
     for (const key of Object.keys(this.shape)) {
       try {
-        const converted = (this.shape[key] as ArgSpec<unknown>).fromJson(source[key], key);
+        const converted = (this.shape[key] as ArgSpec<unknown>).fromJson(source[key], key, text);
         if (converted !== undefined) out[key] = converted;
       } catch (error) {
         if (!(error instanceof ArgError)) throw error;
@@ -389,12 +420,14 @@ export class ObjectSpec<S extends ArgShape> extends ArgSpec<InferArgs<S>> {
     }
     return issues.length > 0 ? { issues } : { value: out as InferArgs<S> };
   }
-  protected baseSchema(): JsonSchema {
+  protected baseSchema(direction: Direction): JsonSchema {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const [key, spec] of Object.entries(this.shape)) {
-      properties[key] = spec.jsonSchema();
-      if (!spec.isOptional) required.push(key);
+      properties[key] = spec.jsonSchema(direction);
+      // A handler's value always has its defaulted and list fields; only `t.optional` ones may be missing.
+      const mayBeMissing = direction === "output" ? spec.kind === "optional" : spec.isOptional;
+      if (!mayBeMissing) required.push(key);
     }
     return required.length > 0 ? { type: "object", properties, required } : { type: "object", properties };
   }

@@ -21,11 +21,16 @@ export function describeIssue(issue: ValueIssue): string {
 
 export type Validated = { value: unknown } | { issues: ValueIssue[] };
 
-/** Validates `input`; `where` names the whole value in a scalar `t` spec's issue (`body`, `message`). */
+/**
+ * Validates `input`; `where` names the whole value in a scalar `t` spec's issue (`body`, `message`).
+ * `text`: `input` is a form (every field text): `t` specs convert its fields as query values; JSON
+ * is taken as typed (docs/openapi.md, "One contract for conversions").
+ */
 export async function validateJson(
   schema: BodySchema<unknown>,
   input: unknown,
   where: string,
+  text = false,
 ): Promise<Validated> {
   if (isStandardSchema(schema)) {
     const result = await schema["~standard"].validate(input);
@@ -34,9 +39,9 @@ export async function validateJson(
     }
     return { value: result.value };
   }
-  if (schema instanceof ObjectSpec) return schema.validate(input);
+  if (schema instanceof ObjectSpec) return schema.validate(input, text);
   try {
-    return { value: schema.fromJson(input, where) };
+    return { value: schema.fromJson(input, where, text) };
   } catch (error) {
     if (error instanceof ArgError) return { issues: [{ path: error.argument, message: error.message }] };
     throw error;

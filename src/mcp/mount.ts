@@ -8,6 +8,7 @@
 import type { Request } from "../http/request.ts";
 import type { Mount } from "../plan/mount.ts";
 import type { RouterTree } from "../plan/tree.ts";
+import type { RouteRecord } from "../router/route.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
 import type { Mcp, McpTopicPort } from "./index.ts";
 import type { RouteTool } from "./mount-extras.ts";
@@ -94,6 +95,19 @@ export function mcpMount(source: McpSource, hub?: McpTopics): Mount<McpMounted> 
 }
 
 /** Anything registered, a route with the `mcp` option, `exposeRoutes` or `configure({ auth })`. */
+/**
+ * Whether the build will serve `/mcp` (what `install` decides, told before it runs): something
+ * registered on `app.mcp`, an auth rule for it, or a route exposed as a tool. For the OpenAPI document.
+ */
+export function servesMcpEndpoint(source: McpSource, routes: readonly RouteRecord[]): boolean {
+  const tools = routes.some(({ options }) => options.mcp !== undefined && options.mcp !== false);
+  if (!source.made()) return tools;
+  const mcp = source.get();
+  return (
+    mcp.active || mcp.extras.auth !== null || tools || (mcp.extras.filters !== null && routes.length > 0)
+  );
+}
+
 function inUse(mcp: Mcp, tree: RouterTree): boolean {
   return (
     mcp.active ||

@@ -59,7 +59,8 @@ function convert(shape: ArgShape, input: JsonObject, fromString: boolean): Recor
     const value =
       fromString && typeof raw === "string" && spec.kind !== "str"
         ? spec.parse([raw], name)
-        : spec.fromJson(raw, name);
+        : // Tool arguments keep `t` semantics (docs/mcp.md: numeric strings are accepted for ints).
+          spec.fromJson(raw, name, true);
     if (value !== undefined) out[name] = value;
   }
   return out;

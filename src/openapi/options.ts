@@ -1,7 +1,7 @@
 import { normalisePattern } from "../router/route.ts";
 import type { OpenApiOptions, ResolvedOpenApiOptions } from "./types.ts";
 
-const KEYS = new Set(["title", "version", "description", "document", "path", "docsPath"]);
+const KEYS = new Set(["title", "version", "description", "document", "servers", "path", "docsPath"]);
 
 /**
  * Checks the `openapi` app option at construction, so a typo fails at start
@@ -28,6 +28,7 @@ export function resolveOpenApiOptions(
     version: optionalString(given.version, "version"),
     description: optionalString(given.description, "description"),
     document: documentOption(given.document),
+    servers: serversOption(given.servers),
     path,
     docsPath,
   };
@@ -47,6 +48,21 @@ function routePath(value: unknown, fallback: string, name: string): string {
   if (/[:*?#%]/.test(value))
     throw new TypeError(`openapi.${name} '${value}' must be a plain path (no ':', '*', '?', '#', '%')`);
   return normalisePattern(value);
+}
+
+function serversOption(value: unknown): { url: string; description?: string }[] | undefined {
+  if (value === undefined) return undefined;
+  const valid =
+    Array.isArray(value) &&
+    value.every(
+      (server) =>
+        typeof server === "object" &&
+        server !== null &&
+        typeof (server as { url?: unknown }).url === "string" &&
+        ["undefined", "string"].includes(typeof (server as { description?: unknown }).description),
+    );
+  if (!valid) throw new TypeError("openapi.servers must be an array of { url, description? }");
+  return value as { url: string; description?: string }[];
 }
 
 function documentOption(value: unknown): Record<string, unknown> | string | undefined {

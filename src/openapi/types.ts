@@ -15,6 +15,8 @@ export interface OpenApiOptions {
    * the path of a JSON file (relative paths are resolved from the app's main file).
    */
   document?: Record<string, unknown> | string;
+  /** `servers` of the document; default `[{ url: "/" }]`: the origin the document is fetched from. */
+  servers?: { url: string; description?: string }[];
   /** Where the document is served. Default `/openapi.json`. */
   path?: string;
   /** Where the interactive reference is served (its assets live under `<docsPath>/assets/`). Default `/docs`. */
@@ -27,6 +29,7 @@ export interface ResolvedOpenApiOptions {
   version: string | undefined;
   description: string | undefined;
   document: Record<string, unknown> | string | undefined;
+  servers: { url: string; description?: string }[] | undefined;
   path: string;
   docsPath: string;
 }
@@ -44,6 +47,8 @@ export interface ResponseDoc {
   contentType?: string;
   /** Schema of the body; with no `contentType`, `application/json` is assumed. */
   schema?: SchemaSource;
+  /** Headers of this answer: name to a description, or `{ description, schema }` (e.g. `Content-Disposition`). */
+  headers?: Record<string, string | { description: string; schema?: JsonSchema }>;
 }
 
 /** An OpenAPI 3.1 document, loosely typed: it is produced here and serialised, never read back. */

@@ -6,6 +6,7 @@
  */
 import type { ArgSpec, RouteArgShape } from "../args/t.ts";
 import type { Request } from "../http/request.ts";
+import { checkStatusOption, withDefaultStatus } from "../response/default-status.ts";
 import type { BodySchema } from "../router/route.ts";
 import { patternParams } from "../router/route.ts";
 import type { RouterBase } from "../router/router-base.ts";
@@ -20,6 +21,8 @@ export interface PlannedOptions {
   body?: BodySchema<unknown> | "stream";
   rawBody?: boolean;
   timeoutMs?: number;
+  /** The success status a plain value is answered with (src/response/default-status.ts). */
+  status?: number;
 }
 
 export interface RouteSpec {
@@ -42,7 +45,7 @@ export function planRoute(tree: RouterTree, chain: RouterBase[], spec: RouteSpec
   const plan: RoutePlan = {
     pattern: spec.pattern,
     method: spec.method,
-    handler: spec.handler,
+    handler: withDefaultStatus(spec.handler, checkStatusOption(options.status, spec.label)),
     before: scope.before,
     after: scope.after,
     auth: scope.auth,

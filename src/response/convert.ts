@@ -131,7 +131,7 @@ function jsonResponse(value: unknown, status: number): WebResponse {
 }
 
 /** `[body, status]`: exactly two items, the second an integer status code. */
-function isStatusPair(value: unknown[]): boolean {
+export function isStatusPair(value: unknown[]): boolean {
   const status = value[1];
   return (
     value.length === 2 &&
@@ -158,7 +158,7 @@ interface DictionaryResponse {
   headers?: Record<string, string>;
 }
 
-function isDictionaryResponse(value: object): value is DictionaryResponse {
+export function isDictionaryResponse(value: object): value is DictionaryResponse {
   if (!("statusCode" in value) || !("description" in value)) return false;
   // Parsed from the request: the client does not choose the response (src/response/client-data.ts).
   if (isClientData(value)) return false;

@@ -63,6 +63,12 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown>
    * upload from the socket as it arrives (docs/uploads.md). Not with `offload`.
    */
   body?: BodySchema<B> | "stream";
+  /**
+   * The success status (FastAPI's `status_code`): the handler's value is answered with it unless it
+   * chooses its own (a `Response`, `[value, status]`, a dictionary response), and OpenAPI documents
+   * it (docs/responses.md). `204`: no body. Default: 200 for a value, 204 for `undefined`.
+   */
+  status?: number;
   /** Run this handler on the worker pool when `--workers` > 1 (opt-in, docs/workers.md); default `false`: on the main thread. */
   offload?: boolean;
   /** Milliseconds the handler may take before the request gets 503; 0: no limit. Default: the app's `requestTimeoutMs`. */

@@ -327,7 +327,7 @@ async function validateBody(request: Request, schema: BodySchema<unknown>): Prom
   }
   // Invalid JSON is a BadRequestError from request.json(): 400, not a validation issue.
   const input = form ? request.formData : request.json();
-  const result = await validateJson(schema, input, "body");
+  const result = await validateJson(schema, input, "body", form);
   if ("issues" in result) throw new ValidationError(result.issues);
   return result.value;
 }

@@ -23,6 +23,7 @@ import { Request } from "../http/request.ts";
 import { scopeOf, walkTree } from "../plan/tree.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebResponse } from "../response/convert.ts";
+import { withDefaultStatus } from "../response/default-status.ts";
 import { HttpError } from "../response/errors.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import { setCspNonce } from "../secure-headers/nonce.ts";
@@ -58,7 +59,8 @@ export async function loadHandlers(app: AppState): Promise<LoadedApp> {
   const tree = walkTree(app);
   for (const { route, chain } of tree.routes) {
     handlers.set(`${route.method} ${route.path}`, {
-      handler: route.handler as (request: Request) => unknown,
+      // The route's `status` option applies in the Worker too (src/response/default-status.ts).
+      handler: withDefaultStatus(route.handler as (request: Request) => unknown, route.options.status),
       routerDependencies: scopeOf(tree, chain, route.path).routerDependencies,
     });
   }

@@ -22,7 +22,17 @@ describe("examples/openapi-app.ts", () => {
     });
     const add = operation(doc, "/books", "post");
     expect(add.security).toEqual([{ bearerAuth: [] }]);
-    expect(Object.keys(add.responses as Json).sort()).toEqual(["201", "400", "401", "422"]);
+    expect(Object.keys(add.responses as Json).sort()).toEqual([
+      "201",
+      "400",
+      "401",
+      "408",
+      "413",
+      "415",
+      "422",
+      "500",
+      "503",
+    ]);
     expect(operation(doc, "/books/{id}", "delete").deprecated).toBe(true);
     expect((operation(doc, "/covers/{file}", "get").responses as Json)["200"]).toEqual({
       description: "The cover",

@@ -146,7 +146,14 @@ describe("generated document", () => {
     expect(parameter(op, "verbose")).toEqual({
       name: "verbose",
       in: "query",
-      schema: { type: "boolean", default: false },
+      // Query text: exactly the spellings t.bool() accepts.
+      schema: {
+        default: false,
+        anyOf: [
+          { type: "boolean" },
+          { type: "string", enum: ["true", "1", "yes", "on", "false", "0", "no", "off"] },
+        ],
+      },
     });
     expect(parameter(op, "ratio")).toEqual({
       name: "ratio",
@@ -162,7 +169,8 @@ describe("generated document", () => {
       content: { "application/json": { schema: { type: "object" } } },
     });
     const responses = op.responses as Json;
-    expect(Object.keys(responses).sort()).toEqual(["200", "400"]);
+    // No declared answer: 204 for nothing, 2XX with whatever a value becomes.
+    expect(Object.keys(responses).sort()).toEqual(["204", "2XX", "400", "500"]);
     expect((responses["400"] as Json).content).toEqual({ "text/plain": { schema: { type: "string" } } });
   });
 
@@ -181,20 +189,35 @@ describe("generated document", () => {
 
   test("a t.object body becomes the JSON request body schema, with 400 and 422", () => {
     const op = operation(doc, "/items/{id}", "put");
+    const schema = {
+      type: "object",
+      properties: { name: { type: "string" }, price: { type: "number", default: 1 } },
+      required: ["name"],
+    };
+    // JSON as typed; forms (urlencoded, multipart) with the same fields, converted from text.
     expect(op.requestBody).toEqual({
       required: true,
       content: {
-        "application/json": {
-          schema: {
-            type: "object",
-            properties: { name: { type: "string" }, price: { type: "number", default: 1 } },
-            required: ["name"],
-          },
-        },
+        "application/json": { schema },
+        "application/x-www-form-urlencoded": { schema },
+        "multipart/form-data": { schema },
       },
     });
     const responses = op.responses as Json;
-    expect(Object.keys(responses).sort()).toEqual(["200", "400", "422"]);
+    expect(Object.keys(responses).sort()).toEqual([
+      "204",
+      "2XX",
+      "400",
+      "408",
+      "413",
+      "415",
+      "422",
+      "500",
+      "503",
+    ]);
+    expect((responses["415"] as Json).headers).toEqual({
+      "Accept-Post": { description: "The media types this route accepts", schema: { type: "string" } },
+    });
     expect(responses["422"]).toEqual({
       description: "The body does not match the schema",
       content: { "application/json": { schema: { $ref: "#/components/schemas/ValidationError" } } },
@@ -216,8 +239,23 @@ describe("generated document", () => {
     });
     expect(schema.$schema).toBeUndefined();
     const responses = op.responses as Json;
-    expect(Object.keys(responses).sort()).toEqual(["201", "400", "401", "409", "422"]);
-    expect(responses["409"]).toEqual({ description: "Conflict" });
+    expect(Object.keys(responses).sort()).toEqual([
+      "201",
+      "400",
+      "401",
+      "408",
+      "409",
+      "413",
+      "415",
+      "422",
+      "500",
+      "503",
+    ]);
+    // A declared error is an HttpError: the app's error body.
+    expect(responses["409"]).toEqual({
+      description: "Conflict",
+      content: { "text/plain": { schema: { type: "string" } } },
+    });
     const created = responses["201"] as Json;
     expect(created.description).toBe("Created");
     expect(mediaSchema(created).required).toEqual(["id"]);
@@ -238,7 +276,8 @@ describe("generated document", () => {
       type: "http",
       scheme: "bearer",
     });
-    expect(operation(doc, "/", "get").security).toBeUndefined();
+    // With a scheme in the document, a public operation says so.
+    expect(operation(doc, "/", "get").security).toEqual([]);
   });
 
   test("sub-router prefixes as tags, plus the route's own tags; deprecated", () => {
@@ -312,7 +351,11 @@ describe("schemas from validators", () => {
     const doc = await fetchDocument(app);
     await expectValidOpenApi(doc);
     const body = (path: string) => operation(doc, path, "post").requestBody as Json;
-    expect(body("/opaque").content).toEqual({ "application/json": { schema: {} } });
+    expect(body("/opaque").content).toEqual({
+      "application/json": { schema: {} },
+      "application/x-www-form-urlencoded": { schema: {} },
+      "multipart/form-data": { schema: {} },
+    });
     expect(mediaSchema(body("/date")).type).toBe("object");
   });
 });
