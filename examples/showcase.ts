@@ -92,7 +92,9 @@ app.get("/health", () => ({ status: "ok", started: new Date().toISOString() }), 
 app.get("/me", ({ identity }) => identity?.claims ?? null, { authRequired: true });
 
 // An old address, moved for good: a 301 with `Location: /`, no body (docs/responses.md, "Redirects").
-app.get("/index.html", () => redirect("/", 301));
+app.get("/index.html", () => redirect("/", 301), {
+  responses: { 301: { description: "Moved for good to `/`", headers: { Location: "Where it is now" } } },
+});
 
 const api = new SubRouter(import.meta.path, { prefix: "/api/v1" });
 api.inject({ release: "2026.11" });

@@ -74,6 +74,11 @@ export interface Probe {
   headers?: Record<string, string>;
   body?: string | FormData;
   invalid?: boolean;
+  /**
+   * Sent to the app itself, not through Prism: Prism's proxy follows redirects upstream, so a 3xx
+   * never reaches it. The answer's status must be one the document declares for the operation.
+   */
+  redirect?: boolean;
 }
 
 export interface Finding {

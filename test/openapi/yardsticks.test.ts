@@ -101,6 +101,7 @@ const corpora: Record<string, { app: () => Webfw; probes: Probe[] }> = {
     probes: [
       { method: "GET", path: "/" },
       { method: "GET", path: "/hello/ada" },
+      { method: "GET", path: "/index.html", redirect: true },
       { method: "GET", path: "/add?a=2&b=40" },
       { method: "GET", path: "/add?a=2" },
       { method: "GET", path: "/add?a=x", invalid: true },
@@ -263,9 +264,22 @@ for (const [name, corpus] of Object.entries(corpora)) {
     });
 
     test("Prism: no answer breaks the document, no invalid request is accepted", async () => {
-      const findings = await runCorpus(proxy as PrismProxy, corpus.probes);
+      const findings = await runCorpus(
+        proxy as PrismProxy,
+        corpus.probes.filter((probe) => probe.redirect !== true),
+      );
       if (findings.length > 0) console.error(JSON.stringify(findings, null, 2));
       expect(findings).toEqual([]);
+      for (const probe of corpus.probes.filter((each) => each.redirect === true)) {
+        const answer = await fetch(`http://127.0.0.1:${server?.port}${probe.path}`, { redirect: "manual" });
+        const operation = (written.doc.paths as Record<string, Record<string, { responses: Json }>>)[
+          probe.path
+        ];
+        const declared = Object.keys(operation?.[probe.method.toLowerCase()]?.responses ?? {});
+        expect(declared, `${probe.method} ${probe.path} answers a declared status`).toContain(
+          String(answer.status),
+        );
+      }
       // Every documented operation is in the corpus.
       const documented = Object.entries(written.doc.paths as Record<string, Json>).flatMap(([path, item]) =>
         Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
