@@ -8,6 +8,7 @@
  */
 import type { ResolvedBackgroundBounds } from "./background/bounds.ts";
 import type { FormLimits } from "./body/forms.ts";
+import type { ResponseCache } from "./cache/response-cache.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
 import type { CheckedCrossOrigin } from "./cross-origin/options.ts";
 import type { Request } from "./http/request.ts";
@@ -78,6 +79,8 @@ export interface AppState extends RouterBase {
   /** Answer requests no route matched (static directories), in order. */
   readonly fallbacks: readonly FallbackHandler[];
   readonly exceptionHandler: ExceptionHandler | null;
+  /** `app.cache`: the response cache's store and invalidation (src/cache/). */
+  readonly cache: ResponseCache;
   /** Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
   readonly broadcastConfig: Required<BroadcastOptions> | null;
 }

@@ -10,6 +10,15 @@ export {
 } from "./auth/handler.ts";
 export { Identity } from "./auth/identity.ts";
 export { type JwtAlgorithm, JwtAuth, type JwtAuthOptions, type JwtClaims } from "./auth/jwt.ts";
+export { MemoryCacheStore, type MemoryCacheStoreOptions } from "./cache/memory-store.ts";
+export type { CacheKeyFunction, CacheOptions, CacheSetting } from "./cache/options.ts";
+export {
+  RedisCacheStore,
+  RedisCacheStoreError,
+  type RedisCacheStoreOptions,
+} from "./cache/redis-store.ts";
+export type { CacheInvalidation, ResponseCache } from "./cache/response-cache.ts";
+export type { CacheEntry, CacheStore } from "./cache/store.ts";
 export type { Preconditions, ResourceValidators } from "./conditional/options.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CrossOriginOptions, CrossOriginSetting } from "./cross-origin/options.ts";
@@ -64,7 +73,6 @@ export {
 } from "./router/middleware.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
 export { SubRouter } from "./router/router-base.ts";
-export { timed, timing } from "./server-timing/index.ts";
 export {
   type ContentSecurityPolicyOptions,
   type CspSources,
@@ -74,6 +82,7 @@ export {
   type SecureHeadersOptions,
   type StrictTransportSecurityOptions,
 } from "./secure-headers/options.ts";
+export { timed, timing } from "./server-timing/index.ts";
 export {
   commitSession,
   type SecretKey,
