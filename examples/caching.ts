@@ -10,7 +10,7 @@
  *   curl -i localhost:8080/report     # Cache-Status: webfw; fwd=uri-miss; stored   then: webfw; hit; ttl=9, Age: 1
  *   curl -X PUT localhost:8080/products/1 -d '{"name":"lamp"}'   # drops the cached /products/1
  */
-import { BasicAuth, Webfw } from "../src/index.ts";
+import { BasicAuth, type Request, Webfw } from "../src/index.ts";
 
 const app = new Webfw(import.meta.path);
 if (process.env.REDIS_URL) app.configureBroadcast({ redisUrl: process.env.REDIS_URL });
@@ -41,7 +41,7 @@ app.get(
       ? { id: request.pathParams.id, ...product, pid: process.pid }
       : [{ error: "no such product" }, 404];
   },
-  { cache: { ttl: 60_000, tags: (request) => ["products", `product:${request.pathParams.id}`] } },
+  { cache: { ttl: 60_000, tags: (request: Request) => ["products", `product:${request.pathParams.id}`] } },
 );
 
 app.put("/products/:id", async (request) => {
@@ -65,7 +65,7 @@ app.get(
 app.configureAuthentication(new BasicAuth({ users: { ann: "ann-password", bob: "bob-password" } }));
 app.get("/me", (request) => ({ user: request.identity?.claims.sub, pid: process.pid }), {
   authRequired: true,
-  cache: { ttl: 30_000, key: (request) => `me:${request.identity?.claims.sub}` },
+  cache: { ttl: 30_000, key: (request: Request) => `me:${request.identity?.claims.sub}` },
 });
 
 app.get("/health", () => "ok");

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 async function serve(app: Webfw): Promise<ServerHandle> {
-  const server = await app.start({ port: 0, hostname: "127.0.0.1", accessLog: false });
+  const server = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
   servers.push(server);
   return server;
 }
@@ -260,7 +260,7 @@ test("credentials: not cached without a key; a key with the identity keeps answe
   app.get("/plain", whoami, { cache: { ttl: 60_000 } });
   app.get("/mine", whoami, {
     authRequired: true,
-    cache: { ttl: 60_000, key: (request) => `user:${String(request.identity?.claims.sub)}` },
+    cache: { ttl: 60_000, key: (request: Request) => `user:${String(request.identity?.claims.sub)}` },
   });
   const server = await serve(app);
   const basic = (user: string, password: string) => ({
@@ -329,7 +329,7 @@ test("invalidate by tags and by key; query strings are separate keys", async () 
   const app = new Webfw(import.meta.path);
   let runs = 0;
   app.get("/products/:id", (request) => ({ id: request.pathParams.id, run: ++runs }), {
-    cache: { ttl: 60_000, tags: (request) => ["products", `product:${request.pathParams.id}`] },
+    cache: { ttl: 60_000, tags: (request: Request) => ["products", `product:${request.pathParams.id}`] },
   });
   const server = await serve(app);
   const get = async (path: string) => (await (await fetch(`${server.url}${path}`)).json()) as { run: number };
@@ -381,7 +381,7 @@ test("bad settings fail where they are made; a bad key function is a 500", async
 
   const post = new Webfw(import.meta.path);
   post.post("/x", () => "x", { cache: { ttl: 10 } });
-  await expect(post.start({ port: 0, hostname: "127.0.0.1" })).rejects.toThrow("only GET routes");
+  await expect(post.start({ port: 0, host: "127.0.0.1" })).rejects.toThrow("only GET routes");
 
   const keyed = new Webfw(import.meta.path);
   keyed.get("/k", () => "k", { cache: { ttl: 1000, key: () => 42 as unknown as string } });

@@ -39,7 +39,7 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
   });
 
   async function serve(app: Webfw): Promise<ServerHandle> {
-    const server = await app.start({ port: 0, hostname: "127.0.0.1", accessLog: false });
+    const server = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
     servers.push(server);
     return server;
   }

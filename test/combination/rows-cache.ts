@@ -28,7 +28,7 @@ export const CACHE_ROWS: Feature[] = [
         ...ctx.routeOptions,
         cache: {
           ttl: 60_000,
-          key: (request) => `${String(request.identity?.claims.user)}:${request.url.query}`,
+          key: (request: Request) => `${String(request.identity?.claims.user)}:${request.url.query}`,
         },
       });
     },

@@ -12,7 +12,7 @@ import { curl } from "../helpers/tls.ts";
 describe("examples/caching.ts", () => {
   let server: ServerHandle;
   beforeAll(async () => {
-    server = await app.start({ port: 0, hostname: "127.0.0.1", accessLog: false });
+    server = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
   });
   afterAll(() => server.stop());
 
