@@ -3,12 +3,14 @@
  * app's `cacheStore` option, else a `RedisCacheStore` on `configureBroadcast`'s Redis, else a
  * `MemoryCacheStore`; made on first use, so an app that caches nothing loads neither. With a store
  * of its own per process (memory), an invalidation is also sent to every other process and machine
- * over Redis pub/sub when the app has `configureBroadcast` (src/cache/invalidation-relay.ts).
+ * over Redis pub/sub when the app has `configureBroadcast` (src/cache/invalidation-relay.ts), else
+ * to the other processes of `--processes` through their supervisor (src/cache/process-relay.ts).
  */
 
-import type * as RelayModule from "./invalidation-relay.ts";
+import type * as RedisRelayModule from "./invalidation-relay.ts";
 import { invalidationTags } from "./keys.ts";
 import type * as MemoryModule from "./memory-store.ts";
+import { joinProcessRelay } from "./process-relay.ts";
 import type * as RedisModule from "./redis-store.ts";
 import type { CacheStore } from "./store.ts";
 
@@ -19,9 +21,16 @@ export interface RedisSettings {
   redisUrl: string;
 }
 
+/** Where the invalidations of a per-process store go, and come from. */
+interface Relay {
+  publish(tags: string[]): void | Promise<void>;
+  listen(drop: (tags: string[]) => unknown): void;
+  close(): void;
+}
+
 export class ResponseCache {
   private made: CacheStore | null = null;
-  private relay: RelayModule.InvalidationRelay | null = null;
+  private relay: Relay | null = null;
 
   constructor(
     private readonly configured: CacheStore | null,
@@ -70,12 +79,15 @@ export class ResponseCache {
     this.made = null;
   }
 
-  private relayOf(): RelayModule.InvalidationRelay | null {
+  private relayOf(): Relay | null {
+    if (this.relay !== null) return this.relay;
     const redis = this.redis();
-    if (redis === null) return null;
-    this.relay ??= new (require("./invalidation-relay.ts") as typeof RelayModule).InvalidationRelay(
-      redis.redisUrl,
-    );
+    this.relay =
+      redis === null
+        ? joinProcessRelay()
+        : new (require("./invalidation-relay.ts") as typeof RedisRelayModule).InvalidationRelay(
+            redis.redisUrl,
+          );
     return this.relay;
   }
 }

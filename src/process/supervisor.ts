@@ -4,6 +4,7 @@
  * SIGINT/SIGTERM, waits for graceful exit, and restarts a child that dies.
  */
 import type { Subprocess } from "bun";
+import { forwardInvalidation } from "../cache/process-relay.ts";
 import { logger as defaultLogger, type Logger } from "../log/logger.ts";
 import { createMetricsRelay } from "../observability/metrics-relay.ts";
 import { CHILD_ENV, CHILD_INDEX_ENV, cleanEnv, type Env, REPEAT_SIGNAL_WINDOW_MS } from "./env.ts";
@@ -93,6 +94,9 @@ export function superviseProcesses(options: SuperviseOptions): Promise<number> {
         env: cleanEnv(env, { [CHILD_ENV]: "1", [CHILD_INDEX_ENV]: String(slot.index) }),
         stdio: ["inherit", "inherit", "inherit"],
         ipc: (message, child) => {
+          // A cache invalidation of one process goes to every other (src/cache/process-relay.ts).
+          const children = slots.map((s) => s.proc);
+          if (forwardInvalidation(message, child, children)) return;
           relay.onMessage(message, { send: (reply: unknown) => child.send(reply) });
         },
       });
