@@ -107,6 +107,21 @@ test("the handler's own ETag and Cache-Control are kept", async () => {
   expect(notModified.status).toBe(304);
 });
 
+test("with the app's ETags on: the same tag with and without the cache, 304 from a hit", async () => {
+  const app = new Webfw(import.meta.path, { etag: true });
+  app.get("/plain", () => ({ same: "body" }));
+  app.get("/cached", () => ({ same: "body" }), { cache: { ttl: 60_000 } });
+  const server = await serve(app);
+  const plain = (await fetch(`${server.url}/plain`)).headers.get("etag");
+  expect(plain).toMatch(/^W\//);
+  await fetch(`${server.url}/cached`);
+  const hit = await fetch(`${server.url}/cached`);
+  expect(hit.headers.get("etag")).toBe(plain);
+  const revalidated = await fetch(`${server.url}/cached`, { headers: { "if-none-match": plain as string } });
+  expect(revalidated.status).toBe(304);
+  expect(revalidated.headers.get("cache-status")).toStartWith("webfw; hit");
+});
+
 test("a stampede of 100 concurrent misses runs the handler once", async () => {
   const app = new Webfw(import.meta.path);
   let runs = 0;
