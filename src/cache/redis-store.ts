@@ -62,7 +62,8 @@ export class RedisCacheStore implements CacheStore {
   private readonly timeoutMs: number;
   private client: RedisClient | null = null;
   private connecting: Promise<void> | null = null;
-  private closed = false;
+  /** Stops the current client's reconnection loop (src/topics/redis-connection.ts). */
+  private release: (() => void) | null = null;
 
   constructor(options: RedisCacheStoreOptions = {}) {
     this.url = options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -113,8 +114,13 @@ export class RedisCacheStore implements CacheStore {
     return Number(await this.call((client) => client.send("EXISTS", [`${this.prefix}l:${key}`]))) === 1;
   }
 
+  /**
+   * Closes the connection (the server stops). Not for good: the next use connects again, so the
+   * same store serves an app started again.
+   */
   close(): void {
-    this.closed = true;
+    this.release?.();
+    this.release = null;
     if (this.client) this.client.onclose = null;
     this.client?.close();
     this.client = null;
@@ -122,7 +128,6 @@ export class RedisCacheStore implements CacheStore {
 
   /** One command (or a few) within `timeoutMs`, on the store's one connection. */
   private async call<T>(run: (client: RedisClient) => Promise<T>): Promise<T> {
-    if (this.closed) throw new RedisCacheStoreError("the cache store is closed");
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -139,7 +144,13 @@ export class RedisCacheStore implements CacheStore {
 
   private async connected(): Promise<RedisClient> {
     // It reconnects by itself after a drop (src/topics/redis-connection.ts); no offline queue.
-    this.client ??= lastingClient(this.url, () => this.closed);
+    if (this.client === null) {
+      let released = false;
+      this.client = lastingClient(this.url, () => released);
+      this.release = () => {
+        released = true;
+      };
+    }
     const client = this.client;
     if (client.connected) return client;
     this.connecting ??= client

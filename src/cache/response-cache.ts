@@ -71,11 +71,14 @@ export class ResponseCache {
     if (!this.store.shared) this.relayOf()?.listen((tags) => this.store.invalidate(tags));
   }
 
-  /** @internal The server stops: the relay's connections and the store made here are closed. */
+  /**
+   * @internal The server stops: the relay and the store's connections are closed (a Redis store
+   * connects again on its next use, if the app is started again).
+   */
   async close(): Promise<void> {
     this.relay?.close();
     this.relay = null;
-    await this.made?.close?.();
+    await (this.configured ?? this.made)?.close?.();
     this.made = null;
   }
 

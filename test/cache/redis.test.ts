@@ -182,6 +182,21 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
     expect((await rawGet(second.port, "/me")).status).toBe(401);
   }, 90_000);
 
+  test("the same store serves an app started again after stop (its connection is made anew)", async () => {
+    let runs = 0;
+    const app = new Webfw(import.meta.path, {
+      cacheStore: new RedisCacheStore({ url: redisUrl, prefix: `restart:${crypto.randomUUID()}:` }),
+    });
+    app.get("/r", () => `run ${++runs}`, { cache: { ttl: 60_000 } });
+    const first = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
+    expect(await (await fetch(`${first.url}/r`)).text()).toBe("run 1");
+    await first.stop(true);
+    const second = await serve(app);
+    const again = await fetch(`${second.url}/r`);
+    expect(await again.text()).toBe("run 1");
+    expect(again.headers.get("cache-status")).toStartWith("webfw; hit");
+  }, 30_000);
+
   test("Redis going away: answers go on without the cache, one warning", async () => {
     const lines: string[] = [];
     logger.setSink((line) => {
