@@ -8,6 +8,7 @@
  */
 import type { ResolvedBackgroundBounds } from "./background/bounds.ts";
 import type { FormLimits } from "./body/forms.ts";
+import type { ResponseCache } from "./cache/response-cache.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
 import type { CheckedCrossOrigin } from "./cross-origin/options.ts";
 import type { Request } from "./http/request.ts";
@@ -80,6 +81,8 @@ export interface AppState extends RouterBase {
   readonly exceptionHandler: ExceptionHandler | null;
   /** Whether the app serves the MCP endpoint `/mcp` (src/mcp/mount.ts), for the OpenAPI document. */
   servesMcp?(): boolean;
+  /** `app.cache`: the response cache's store and invalidation (src/cache/). */
+  readonly cache: ResponseCache;
   /** Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
   readonly broadcastConfig: Required<BroadcastOptions> | null;
 }

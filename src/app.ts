@@ -3,6 +3,8 @@ import type { AuthenticationHandler } from "./auth/handler.ts";
 import { type BackgroundBounds, resolveBackgroundBounds } from "./background/bounds.ts";
 import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
+import { ResponseCache } from "./cache/response-cache.ts";
+import type { CacheStore } from "./cache/store.ts";
 import type * as ClientCall from "./client/call.ts";
 import type { RawCallInput } from "./client/call.ts";
 import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
@@ -116,6 +118,11 @@ export interface WebfwOptions {
    * about the server (docs/security.md). docs/observability.md.
    */
   serverTiming?: boolean | "dev";
+  /**
+   * Where cached answers are kept (docs/caching.md#stores): default a `RedisCacheStore` on
+   * `configureBroadcast`'s Redis, else a `MemoryCacheStore` (64 MiB) per process.
+   */
+  cacheStore?: CacheStore;
 }
 
 export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
@@ -162,6 +169,8 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
   /** @internal */ readonly shutdownHandlers: LifecycleHandler[] = [];
   /** @internal */ readonly fallbacks: FallbackHandler[] = [];
   /** @internal */ exceptionHandler: ExceptionHandler | null = null;
+  /** The response cache (docs/caching.md): `app.cache.invalidate({ tags } | { key })`, `app.cache.store`. */
+  readonly cache: ResponseCache;
   /** @internal Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
   broadcastConfig: Required<BroadcastOptions> | null = null;
 
@@ -207,6 +216,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
     }
+    this.cache = new ResponseCache(options.cacheStore ?? null, () => this.broadcastConfig);
     this.mounts.push(
       openApiMount(this),
       this.mcpMount,

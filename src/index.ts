@@ -10,6 +10,15 @@ export {
 } from "./auth/handler.ts";
 export { Identity } from "./auth/identity.ts";
 export { type JwtAlgorithm, JwtAuth, type JwtAuthOptions, type JwtClaims } from "./auth/jwt.ts";
+export { MemoryCacheStore, type MemoryCacheStoreOptions } from "./cache/memory-store.ts";
+export type { CacheKeyFunction, CacheOptions, CacheSetting } from "./cache/options.ts";
+export {
+  RedisCacheStore,
+  RedisCacheStoreError,
+  type RedisCacheStoreOptions,
+} from "./cache/redis-store.ts";
+export type { CacheInvalidation, ResponseCache } from "./cache/response-cache.ts";
+export type { CacheEntry, CacheStore } from "./cache/store.ts";
 export type { Preconditions, ResourceValidators } from "./conditional/options.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CrossOriginOptions, CrossOriginSetting } from "./cross-origin/options.ts";

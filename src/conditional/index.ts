@@ -86,7 +86,7 @@ function markBuffered(request: Request, value: unknown, buffered: WeakSet<global
 }
 
 /** What src/response/convert.ts turns into a body it holds in memory. */
-function isInMemory(value: unknown): boolean {
+export function isInMemory(value: unknown): boolean {
   if (value === null || value === undefined) return false;
   if (typeof value !== "object") return true;
   if (Array.isArray(value)) return value.length !== 2 || typeof value[1] !== "number" || isInMemory(value[0]);

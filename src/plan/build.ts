@@ -7,6 +7,7 @@ import type { Server, WebSocketHandler } from "bun";
 import type { AppState } from "../app-state.ts";
 import { configureBackground } from "../background/tasks.ts";
 import { BodyBudget } from "../body/budget.ts";
+import { planCaches } from "../cache/plan.ts";
 import type { CompressionLayer } from "../compression/index.ts";
 import { conditionalRoute, usesConditional } from "../conditional/index.ts";
 import { planCrossOrigin } from "../cross-origin/plan.ts";
@@ -61,7 +62,7 @@ export interface BuiltApp {
   mounted<E>(mount: Mount<E>): E | undefined;
   /** Tracing and metrics of this build (src/observability/): the server binds and closes them. */
   observability: Observability;
-  /** Releases what the build opened (rate-limit stores); the server calls it when it stops. */
+  /** Releases what the build opened (rate-limit and cache stores); the server calls it when it stops. */
   close(): Promise<void>;
 }
 
@@ -161,6 +162,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   const rateLimits = planRateLimits(globalBefore, globalAfter, config);
   // One gate per built app (per process), made with its first streamed-upload route.
   let uploadGate: UploadGate | null = null;
+  // Response caches (src/cache/): only routes with a `cache` setting get their handler wrapped.
+  const caches = planCaches(app.cache);
   const crossOrigin = planCrossOrigin(app.config.csrf, globalBefore, globalAfter, config);
   for (const { route, chain } of owned) {
     const plan = planRoute(tree, chain, {
@@ -205,6 +208,10 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       uploadGate ??= new UploadGate(app.config.uploads);
       plan.handler = admitUploads(plan.handler, uploadGate);
     }
+    caches.apply(plan, chain, route, {
+      offloaded,
+      timeoutMs: plan.timeoutMs ?? app.config.requestTimeoutMs ?? 0,
+    });
     // ETags, preconditions, Cache-Control (src/conditional/): null, and nothing per request, when unused.
     const conditional = conditionalRoute(plan, route.options, app.config.etag, {
       offloaded,
@@ -288,7 +295,10 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     features,
     mounted: <E>(mount: Mount<E>) => exported.get(mount) as E | undefined,
     observability,
-    close: () => rateLimits.close(),
+    close: async () => {
+      await rateLimits.close();
+      await caches.close();
+    },
   };
 }
 

@@ -4,6 +4,7 @@
  * SIGINT/SIGTERM, waits for graceful exit, and restarts a child that dies.
  */
 import type { Subprocess } from "bun";
+import { forwardInvalidation } from "../cache/process-relay.ts";
 import { listeningGate } from "../launch/announce.ts";
 import { logger as defaultLogger, type Logger } from "../log/logger.ts";
 import { createMetricsRelay } from "../observability/metrics-relay.ts";
@@ -98,6 +99,9 @@ export function superviseProcesses(options: SuperviseOptions): Promise<number> {
         stdio: ["inherit", "inherit", "inherit"],
         ipc: (message, child) => {
           if (announce(message, child.pid)) return;
+          // A cache invalidation of one process goes to every other (src/cache/process-relay.ts).
+          const children = slots.map((s) => s.proc);
+          if (forwardInvalidation(message, child, children)) return;
           relay.onMessage(message, { send: (reply: unknown) => child.send(reply) });
         },
       });

@@ -2,6 +2,7 @@ export type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from 
 
 import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "../args/t.ts";
+import type { CacheSetting } from "../cache/options.ts";
 import type { ConditionalRouteOptions } from "../conditional/options.ts";
 import type { CrossOriginSetting } from "../cross-origin/options.ts";
 import type { Request } from "../http/request.ts";
@@ -84,6 +85,11 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown>
    * when the app or a router declares one. Fields left out come from the enclosing declaration.
    */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * Caches this GET route's answers (docs/caching.md): `{ ttl, staleWhileRevalidate?, key?, vary?, tags? }`;
+   * `false`: not here even when a router caches its routes (`router.cacheResponses`).
+   */
+  cache?: CacheSetting;
   /**
    * Cross-site request protection of this (unsafe-method) route (docs/security.md): `false` turns it
    * off, `{ trustedOrigins }` trusts more origins. Default: the router's, else the app's (on).

@@ -2,6 +2,7 @@ import { toArgSpecs } from "../args/standard-arg.ts";
 import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, RouteArgShape } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
+import { type CacheSetting, checkCacheSetting } from "../cache/options.ts";
 import {
   type CheckedCrossOrigin,
   type CrossOriginSetting,
@@ -83,6 +84,8 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
   /** @internal */ parent: RouterBase | null = null;
   /** @internal Set by `rateLimit()`; `undefined` when this router declares none. */
   rateLimitSetting: RateLimitSetting | undefined = undefined;
+  /** @internal Set by `cacheResponses()`; `undefined` when this router declares none. */
+  cacheSetting: CacheSetting | undefined = undefined;
   /** @internal Set by `csrf()`; `undefined` when this router declares nothing. */
   crossOriginSetting: CheckedCrossOrigin | undefined = undefined;
 
@@ -191,6 +194,15 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
    */
   rateLimit(options: RateLimitOptions | false): this {
     this.rateLimitSetting = checkRateLimitSetting(options, this.prefix === "" ? "the app" : this.prefix);
+    return this;
+  }
+
+  /**
+   * Caches the answers of this router's GET routes (docs/caching.md); `false` turns off a setting
+   * declared around it. A route's `cache` option wins whole.
+   */
+  cacheResponses(options: CacheSetting): this {
+    this.cacheSetting = checkCacheSetting(options, this.prefix === "" ? "the app" : this.prefix);
     return this;
   }
 

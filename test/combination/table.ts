@@ -47,6 +47,7 @@ import {
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { CACHE_ROWS } from "./rows-cache.ts";
 import { DX_ROWS } from "./rows-dx.ts";
 import { ROWS as JWT_AUTH_ROWS } from "./rows-jwt-auth.ts";
 import { MCP_APPS_ROWS } from "./rows-mcp-apps.ts";
@@ -313,6 +314,7 @@ const WEBSOCKET_SKIP = {
 export const FEATURES: Feature[] = [
   ...UPLOADS_BG_ROWS,
   ...RATE_LIMIT_ROWS,
+  ...CACHE_ROWS,
   {
     name: "json",
     register(app, ctx) {
