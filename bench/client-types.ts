@@ -1,5 +1,5 @@
 /**
- * The type-check cost of webfw/client (issue #20, DESIGN §4: a 200-route app with client
+ * The type-check cost of webfw/client (issue #20, docs/performance.md: a 200-route app with client
  * types ≤ 2 × the same app without). Generates apps of 20, 200 and 1,000 routes in the
  * README's style (statements, SubRouters of 20 routes in their own files, typed args,
  * zod and `t.object` bodies, auth, dates in the results) and type-checks each with `tsc`:

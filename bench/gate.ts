@@ -31,7 +31,7 @@ const CHANGES = join(import.meta.dir, "gate", "CHANGES.md");
 const JSON_BODY = '{"id":42,"name":"bench","tags":["a","b","c"],"nested":{"ok":true,"ratio":0.5}}';
 
 interface GateScenario {
-  /** What the row measures (DESIGN §4's request scenarios, as the README's table names them). */
+  /** What the row measures (docs/performance.md's request scenarios, as the README's table names them). */
   title: string;
   server: "webfw" | "raw";
   env: Record<string, string>;

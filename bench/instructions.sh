@@ -5,7 +5,7 @@
 # serving 4,000 and 24,000 `GET /` (h2load --h1, 8 connections); the slope between the two totals
 # removes start-up and most JIT warm-up. Kernel time (sockets) is not counted: it is the same for
 # every variant, so a ratio here overstates the wall-clock one; use it to compare changes, and
-# bench/run.ts on a quiet machine for the DESIGN §4 ratios.
+# bench/run.ts on a quiet machine for the docs/performance.md ratios.
 #   bash bench/instructions.sh [variant ...]   (default: raw off ids limit metrics tracing)
 #   variants raw-ids / raw-limit: raw Bun.serve doing the ids / limit variants' work by hand
 #   variant limit-sliding: the limit variant with `algorithm: "sliding"`

@@ -1,5 +1,5 @@
 /**
- * Production essentials (issue #17, DESIGN §10), in one run, against raw Bun.serve in the same run:
+ * Production essentials (issue #17, docs/performance.md), in one run, against raw Bun.serve in the same run:
  *
  *   bun bench/production.ts [--repeat 5] [--duration 5] [--baseline DIR] [--upload-mib 1024]
  *

@@ -1,5 +1,5 @@
 /**
- * The webfw benchmark (issue 9, DESIGN §4): `bun run bench [flags]`.
+ * The webfw benchmark (issue 9, docs/performance.md): `bun run bench [flags]`.
  *
  * Each server variant runs as its own process pinned to core 0 with taskset;
  * wrk (or the WebSocket client) is pinned to core 1. Variants alternate

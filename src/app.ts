@@ -47,7 +47,7 @@ import {
 import { registerApp } from "./workers/worker-mode.ts";
 
 export interface WebfwOptions {
-  /** Route-matching engine (DESIGN §2); default `bun`, the fastest in `bench/`. */
+  /** Route-matching engine (docs/routing-engines.md); default `bun`, the fastest in `bench/`. */
   router?: RouterEngine;
   /** Largest request body in bytes; larger gets 413. Default 10 MiB. */
   maxBodySize?: number;

@@ -1,4 +1,4 @@
-/** Medians, ratios, the DESIGN §4 target checks, and the Markdown/JSON result files. */
+/** Medians, ratios, the docs/performance.md target checks, and the Markdown/JSON result files. */
 import type { Sample, Settings } from "./measure.ts";
 import type { Scenario } from "./scenarios.ts";
 import { ENGINES } from "./scenarios.ts";
@@ -124,7 +124,7 @@ function value(results: ScenarioResult[], scenario: string, variant: string): Ro
 const fmt = (n: number | null | undefined, digits = 2) =>
   n === null || n === undefined ? "–" : n.toFixed(digits);
 
-/** The targets of DESIGN §4, checked for every webfw router engine. */
+/** The targets of docs/performance.md, checked for every webfw router engine. */
 export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const ratio = (scenario: string, a: string, b: string) => {
@@ -176,7 +176,7 @@ export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
     (v) => v < 10,
   );
   add("ws", "≥ 0.9 × raw Bun WebSocket", "bun", ratio("ws", "webfw", "raw"), (v) => v >= 0.9);
-  // Issue #18: the production features against webfw with nothing on (DESIGN §4), and, beside each,
+  // Issue #18: the production features against webfw with nothing on (docs/performance.md), and, beside each,
   // against raw Bun.serve doing the same work by hand (bench/servers/raw.ts), which shows what Bun allows.
   const production: [string, string, string, number][] = [
     ["request ids ≥ 0.98 × nothing on", "webfw-ids", "webfw", 0.98],
@@ -311,7 +311,7 @@ export function markdown(report: Report): string {
     "|---|--:|---|",
     ...report.engines.map((e) => `| ${e.engine} | ${fmt(e.geomean, 3)} | ${e.scenarios.join(", ") || "–"} |`),
     "",
-    "## Targets (DESIGN §4)",
+    "## Targets (docs/performance.md)",
     "",
     "| scenario | target | engine | measured | met |",
     "|---|---|---|--:|---|",

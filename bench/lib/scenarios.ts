@@ -1,5 +1,5 @@
 /**
- * The scenarios of DESIGN §4 and the server variants each one runs. A server
+ * The scenarios of docs/performance.md and the server variants each one runs. A server
  * process serves exactly one scenario (`BENCH_SCENARIO`), so a global
  * middleware or the worker pool never leaks into another measurement.
  */
@@ -177,7 +177,7 @@ export const SCENARIOS: Scenario[] = [
     ],
   },
   {
-    // DESIGN §4 / issue #19: what tracing and metrics cost on GET /, and that off costs nothing.
+    // docs/performance.md / issue #19: what tracing and metrics cost on GET /, and that off costs nothing.
     // `webfw-before` is the same app on the source tree of the commit before observability landed
     // (bench/servers/webfw-before.ts; the runner extracts it with `git archive`).
     name: "observability",
@@ -211,7 +211,7 @@ export const SCENARIOS: Scenario[] = [
     check: expectBody(HELLO),
   },
   {
-    // Issue #18 (DESIGN §4): the cost of production features on GET /. The Redis variant starts its own
+    // Issue #18 (docs/performance.md): the cost of production features on GET /. The Redis variant starts its own
     // redis-server on a unix socket, pinned with the server (so it takes from the server's core).
     name: "prod",
     title: "GET / with request ids, a rate limit never hit (memory, Redis; fixed and sliding)",

@@ -111,7 +111,7 @@ export type InputTuple<R> = [R] extends [never]
 
 // ---------------------------------------------------------------- output
 
-/** What a route answers with on success, as the client gets it (DESIGN §1, "Return values"). */
+/** What a route answers with on success, as the client gets it (docs/responses.md). */
 export type ClientData<Returns> = DataOf<Awaited<Returns>>;
 
 type DictKeys = "statusCode" | "description" | "type" | "headers";

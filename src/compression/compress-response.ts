@@ -1,5 +1,5 @@
 /**
- * Compressing one response for one request (DESIGN §10): negotiate, check that the
+ * Compressing one response for one request (docs/compression.md): negotiate, check that the
  * response may be compressed, then either compress the whole body (when it is all in
  * memory) or compress the stream as it flows, flushing after every chunk.
  */

@@ -81,7 +81,7 @@ export interface FastChoice {
 /**
  * What `--fast` picks. One server process per core: processes share nothing, so they
  * scale both I/O-bound and CPU-bound routes without the worker round trip
- * (≈40–55 µs per offloaded call, DESIGN §2). With every core already running a
+ * (≈40–55 µs per offloaded call, docs/workers.md). With every core already running a
  * process there is no idle core for a worker pool to use, so workers stay at 1
  * (inline). WARNING drops the per-request access line, which costs throughput.
  * See docs/cli.md; explicit `--processes`, `--workers`, `--log-level` win.

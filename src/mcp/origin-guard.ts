@@ -1,5 +1,5 @@
 /**
- * DNS-rebinding and cross-site protection of the MCP endpoint (DESIGN §5
+ * DNS-rebinding and cross-site protection of the MCP endpoint (docs/mcp.md
  * "Security"; issue #13, finding 3). A page on `https://evil.example` whose
  * name an attacker re-points at 127.0.0.1 reaches a server on loopback with
  * `Host: evil.example` and `Origin: https://evil.example`; a server listening

@@ -1,5 +1,5 @@
 /**
- * JSON or SSE for one POST (DESIGN §5): the SDK's transport answers every
+ * JSON or SSE for one POST (docs/mcp.md): the SDK's transport answers every
  * request with an SSE stream; most calls send nothing but their result, and
  * a plain JSON body is what simple clients, curl and proxies handle best.
  * So the stream is read up to its first message: if that is the answer to

@@ -1,5 +1,5 @@
 /**
- * Observability of one built app (DESIGN §11): the layers that go around
+ * Observability of one built app (docs/observability.md): the layers that go around
  * every route's dispatcher (the server span, then the request timer), the
  * `/metrics` route, and what the worker pool, the error log and the access
  * log read from them. Built by `app.build()`, once per start.

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (DESIGN §11) with `prom-client`: the Prometheus
+ * Prometheus metrics (docs/observability.md) with `prom-client`: the Prometheus
  * project's reference client for Node-compatible runtimes, maintained under
  * siimon/prom-client, with the text exposition format, histograms, default
  * process metrics (that work on Bun) and, what decided it, an aggregator for

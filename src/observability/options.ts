@@ -1,5 +1,5 @@
 /**
- * When tracing and the OpenTelemetry SDK are on (DESIGN §11):
+ * When tracing and the OpenTelemetry SDK are on (docs/observability.md):
  *
  * - `new Webfw(path, { tracing: true })`: every request gets a server span
  *   through `@opentelemetry/api`. Recorded by whatever SDK the application

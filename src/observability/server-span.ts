@@ -1,5 +1,5 @@
 /**
- * One server span per request (DESIGN §11), through `@opentelemetry/api`
+ * One server span per request (docs/observability.md), through `@opentelemetry/api`
  * only: with no SDK registered every call below is the API's no-op, and with
  * one (ours from `--otel`, or the application's own) the span is recorded.
  *

@@ -1,6 +1,6 @@
 /**
  * How a feature plugs its own routes into the build without the core naming
- * it (DESIGN §3: "features plug in as values … through the planner"). OpenAPI
+ * it (docs/architecture.md: "features plug in as values … through the planner"). OpenAPI
  * (src/openapi/mount.ts), MCP (src/mcp/mount.ts) and WebSockets
  * (src/websocket/mount.ts) are mounts; the app lists them (src/app.ts) and
  * src/plan/build.ts asks each one at every build.

@@ -39,7 +39,7 @@ export function problemOf(error: unknown, request: ProblemSource, dev: boolean):
     return error.extensions ? { ...error.extensions, ...problem } : problem;
   }
   if (error instanceof ArgError) {
-    // A typed argument comes from the path parameter of its name, else from the query (DESIGN §1).
+    // A typed argument comes from the path parameter of its name, else from the query (docs/requests.md).
     const location = Object.hasOwn(request.pathParams, error.argument) ? "path" : "query";
     return base(400, request, {
       detail: error.message,

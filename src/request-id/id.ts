@@ -1,5 +1,5 @@
 /**
- * Request ids (DESIGN §10): the client's `X-Request-Id` when it is sane, else
+ * Request ids (docs/request-ids.md): the client's `X-Request-Id` when it is sane, else
  * a new UUIDv7 (time-ordered, so ids sort by arrival in logs and databases).
  *
  * The id of a request is kept on Bun's own request object, not on webfw's
@@ -10,7 +10,7 @@
  * (bench/instructions.sh ids: 26,995 → 26,666).
  */
 
-/** The longest client id kept (DESIGN §10): anything longer is replaced, never cut. */
+/** The longest client id kept (docs/request-ids.md): anything longer is replaced, never cut. */
 export const MAX_REQUEST_ID_LENGTH = 128;
 
 /** The header read and echoed unless the app names another. */

@@ -20,7 +20,7 @@ const DICT_TYPES: Record<string, string> = {
 };
 
 /**
- * Turns whatever a handler returned into the Web response Bun sends (DESIGN §1,
+ * Turns whatever a handler returned into the Web response Bun sends (docs/responses.md,
  * "Return values"). Cheapest cases first: this runs on every request.
  */
 export function toWebResponse(

@@ -7,7 +7,7 @@ import { Response } from "./response.ts";
 
 type WebResponse = globalThis.Response;
 
-/** A plain-text error response (DESIGN §1: every built-in error is text/plain). */
+/** A plain-text error response (docs/errors.md: every built-in error is text/plain). */
 export function textResponse(
   status: number,
   message: string,

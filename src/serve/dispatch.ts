@@ -102,7 +102,7 @@ export interface RoutePlan {
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /**
- * Builds the dispatcher of one route with only the steps it needs (DESIGN §2):
+ * Builds the dispatcher of one route with only the steps it needs (docs/architecture.md):
  * request headers ▶ body ▶ before middlewares ▶ auth ▶ typed args ▶ body
  * schema ▶ handler ▶ conversion ▶ after middlewares ▶ response headers.
  */

@@ -57,7 +57,7 @@ export function nativeRoutes(
 
 /**
  * The `js` and `ffi` engines match in JavaScript, but a const route on a fixed path still goes to
- * Bun's native table as a static response (DESIGN §2: "const routes: static Response, no JS at
+ * Bun's native table as a static response (docs/routing.md, const routes: "a static Response, no JS at
  * all"): there is nothing to match. The other methods of that path go with it, exactly as the
  * `bun` engine serves them; everything else stays with the engine.
  */

@@ -1,7 +1,7 @@
 /** A handler's time limit: the request gets 503 when its handler is not done in time. */
 import { HttpError } from "../response/errors.ts";
 
-/** The answer to a handler that did not finish in time (DESIGN §8). */
+/** The answer to a handler that did not finish in time (docs/errors.md). */
 export class RequestTimeoutError extends HttpError {
   constructor() {
     // 503, not 504: no gateway is involved; the server itself could not answer in time (as Go's TimeoutHandler).

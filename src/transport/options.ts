@@ -1,5 +1,5 @@
 /**
- * Which protocols the server speaks: TLS, HTTP/2, HTTP/3 (DESIGN §10). All three
+ * Which protocols the server speaks: TLS, HTTP/2, HTTP/3 (docs/deployment.md). All three
  * are Bun.serve's own options; this module only merges the start options with
  * the flags, loads the PEM files and refuses combinations that cannot work.
  * When nothing is asked for, Bun.serve gets none of these keys at all, so a

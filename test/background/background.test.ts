@@ -1,5 +1,5 @@
 /**
- * Background tasks over real HTTP (DESIGN §10): the client has its response
+ * Background tasks over real HTTP (docs/events.md): the client has its response
  * before the task ends; tasks run in order, sync or async; a failing task is
  * logged with the request id and never reaches the client; tasks of a failed
  * handler are dropped; offloaded handlers run theirs on the Worker; stopping

@@ -1,5 +1,5 @@
 /**
- * Background tasks of streamed answers (DESIGN §10: "runs after the response is sent"): a
+ * Background tasks of streamed answers (docs/events.md: "runs after the response is sent"): a
  * generator, `sse()` or a ReadableStream delays the request's tasks until its body is over, read
  * to the end, cut by the client, or dropped by HEAD; a text answer's tasks still start at once.
  * Over real HTTP, inline and with the handler offloaded to a Worker.

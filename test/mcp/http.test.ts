@@ -1,4 +1,4 @@
-/** Raw JSON-RPC over HTTP: every row of the DESIGN §5 table, and the malformed inputs. */
+/** Raw JSON-RPC over HTTP: every row of the table in docs/mcp.md, and the malformed inputs. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AuthenticationHandler, BearerGetter } from "../../src/auth/handler.ts";
 import { Identity } from "../../src/auth/identity.ts";

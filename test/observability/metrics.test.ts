@@ -1,5 +1,5 @@
 /**
- * `GET /metrics`: the series DESIGN §11 lists, in Prometheus text format,
+ * `GET /metrics`: the series docs/observability.md lists, in Prometheus text format,
  * through the in-process client and a real server; under `--processes 2`
  * one scrape adds up every process's figures. (A real Prometheus scrapes it
  * in prometheus.test.ts.)

@@ -1,5 +1,5 @@
 /**
- * Problem details over real HTTP (DESIGN §10): every built-in error as
+ * Problem details over real HTTP (docs/errors.md): every built-in error as
  * application/problem+json, validation issues with their location, HttpError's
  * type/title/detail (also from a Worker), headers kept, nothing of a 500 shown.
  */

@@ -1,5 +1,5 @@
 /**
- * Request ids over real HTTP (DESIGN §10): echoed, the client's sane id kept,
+ * Request ids over real HTTP (docs/request-ids.md): echoed, the client's sane id kept,
  * hostile ids replaced, the same id in the handler, the middlewares, a Worker,
  * the access log and the error log.
  */

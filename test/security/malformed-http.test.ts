@@ -1,5 +1,5 @@
 /**
- * Malformed input over raw TCP (DESIGN §8): every case gets a defined 4xx, or
+ * Malformed input over raw TCP (docs/security.md): every case gets a defined 4xx, or
  * the connection is closed without an answer, and the server then serves a
  * normal request. Nothing reaches a 5xx, nothing is logged as an unhandled
  * error. Many cases are answered by Bun's HTTP parser itself (an empty-bodied
