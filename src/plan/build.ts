@@ -237,6 +237,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     table,
     statics,
     config,
+    pool,
     wrap: (dispatcher, route) =>
       wrap(
         rateLimits.apply(dispatcher, appLimit, app.authHandler, "the app", {
@@ -288,7 +289,10 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     features,
     mounted: <E>(mount: Mount<E>) => exported.get(mount) as E | undefined,
     observability,
-    close: () => rateLimits.close(),
+    close: async () => {
+      await rateLimits.close();
+      for (const feature of features) await feature.closed?.();
+    },
   };
 }
 
