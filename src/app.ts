@@ -9,6 +9,7 @@ import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts
 import { type CompressionOptions, resolveCompression } from "./compression/options.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { type CrossOriginSetting, checkCrossOriginSetting } from "./cross-origin/options.ts";
+import { requestPath } from "./http/request-target.ts";
 import type { CronRun } from "./jobs/cron-runner.ts";
 import { registerJobs } from "./jobs/lookup.ts";
 import { jobsMount } from "./jobs/mount.ts";
@@ -16,7 +17,6 @@ import type { CronOptions, EnqueueOptions, JobHandler, JobOptions } from "./jobs
 import type { FailedJob } from "./jobs/queue.ts";
 import type * as JobsModule from "./jobs/system.ts";
 import type { JobSystem } from "./jobs/system.ts";
-import { requestPath } from "./http/request-target.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
 import type * as McpModule from "./mcp/index.ts";

@@ -20,6 +20,7 @@ export { Request } from "./http/request.ts";
 export * as statusCodes from "./http/status-codes.ts";
 export { Url } from "./http/url.ts";
 export type { CronRun } from "./jobs/cron-runner.ts";
+export { JobTimeoutError } from "./jobs/errors.ts";
 export type {
   BackoffOptions,
   CronOptions,
@@ -29,7 +30,6 @@ export type {
   JobOptions,
 } from "./jobs/options.ts";
 export type { FailedJob } from "./jobs/queue.ts";
-export { JobTimeoutError } from "./jobs/errors.ts";
 export type { ServerHandle, StartOptions } from "./launch/server.ts";
 export type {
   CompleteFn,
@@ -75,7 +75,6 @@ export {
 } from "./router/middleware.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
 export { SubRouter } from "./router/router-base.ts";
-export { timed, timing } from "./server-timing/index.ts";
 export {
   type ContentSecurityPolicyOptions,
   type CspSources,
@@ -85,6 +84,7 @@ export {
   type SecureHeadersOptions,
   type StrictTransportSecurityOptions,
 } from "./secure-headers/options.ts";
+export { timed, timing } from "./server-timing/index.ts";
 export {
   commitSession,
   type SecretKey,

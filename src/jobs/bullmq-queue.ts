@@ -67,14 +67,21 @@ export class BullMqQueue implements JobQueue {
           maxStalledCount: retries + 1,
         },
       );
-      worker.on("error", (error) => logger.warning("job worker error", { job: definition.name, error: String(error) }));
+      worker.on("error", (error) =>
+        logger.warning("job worker error", { job: definition.name, error: String(error) }),
+      );
       this.workers.push(worker);
     }
     // A bad URL or a Redis that is away fails the start, as for the broadcast relay.
     await Promise.all(this.workers.map((worker) => worker.waitUntilReady()));
   }
 
-  async enqueue(name: string, data: unknown, options: { delay: number; id?: string }, trace?: Delivery["trace"]) {
+  async enqueue(
+    name: string,
+    data: unknown,
+    options: { delay: number; id?: string },
+    trace?: Delivery["trace"],
+  ) {
     const definition = this.definitions.get(name);
     if (!definition) throw new TypeError(`no job named '${name}' (app.job registers one)`);
     const { retries, backoff } = definition.options;

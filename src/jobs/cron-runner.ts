@@ -56,13 +56,19 @@ export class CronRunner {
       claim = await this.lock.claim(name, tickMs);
     } catch (error) {
       countCron(name, "skipped");
-      logger.warning(`cron ${name} skipped: its lock could not be taken`, { cron: name, error: String(error) });
+      logger.warning(`cron ${name} skipped: its lock could not be taken`, {
+        cron: name,
+        error: String(error),
+      });
       return;
     }
     if (claim === "taken") return;
     if (claim === "overlap") {
       countCron(name, "skipped");
-      logger.warning(`cron ${name} skipped: its previous run is still going`, { cron: name, tick: new Date(tickMs).toISOString() });
+      logger.warning(`cron ${name} skipped: its previous run is still going`, {
+        cron: name,
+        tick: new Date(tickMs).toISOString(),
+      });
       return;
     }
     const release = this.lock.hold(name);
@@ -73,7 +79,11 @@ export class CronRunner {
         await definition.fn({ name, tick: new Date(tickMs) });
       };
       if (this.tracing)
-        await this.tracing.inSpan(`cron ${name}`, { "webfw.cron.name": name, "webfw.cron.tick": fields.tick }, run);
+        await this.tracing.inSpan(
+          `cron ${name}`,
+          { "webfw.cron.name": name, "webfw.cron.tick": fields.tick },
+          run,
+        );
       else await run();
       countCron(name, "completed");
       logger.info(`cron ${name} ran`, { ...fields, duration_ms: Math.round(performance.now() - started) });

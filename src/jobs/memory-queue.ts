@@ -31,12 +31,24 @@ export class MemoryQueue implements JobQueue {
     this.pump();
   }
 
-  async enqueue(name: string, data: unknown, options: { delay: number; id?: string }, trace?: Delivery["trace"]) {
+  async enqueue(
+    name: string,
+    data: unknown,
+    options: { delay: number; id?: string },
+    trace?: Delivery["trace"],
+  ) {
     const id = options.id ?? String(this.nextId++);
     if (this.ids.has(id)) return id;
     this.ids.add(id);
     // Cloned as Redis would serialize it: the handler never shares an object with the enqueuer.
-    this.waiting.push({ id, name, data: structuredClone(data), attempt: 1, trace, readyAt: Date.now() + options.delay });
+    this.waiting.push({
+      id,
+      name,
+      data: structuredClone(data),
+      attempt: 1,
+      trace,
+      readyAt: Date.now() + options.delay,
+    });
     this.pump();
     return id;
   }

@@ -69,7 +69,9 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
 export function checkName(name: unknown, what: string): string {
   if (typeof name !== "string" || !NAME.test(name))
-    throw new TypeError(`${what} name must be 1-128 letters, digits, '_', '.' or '-', got ${JSON.stringify(name)}`);
+    throw new TypeError(
+      `${what} name must be 1-128 letters, digits, '_', '.' or '-', got ${JSON.stringify(name)}`,
+    );
   return name;
 }
 
@@ -87,7 +89,9 @@ export function resolveJobOptions(options: JobOptions = {}): ResolvedJobOptions 
       ? { type: "fixed", delayMs: count(backoff, "backoff", 0, 0) }
       : { type: backoff.type, delayMs: count(backoff.delayMs, "backoff.delayMs", 1000, 0) };
   if (resolved.type !== "fixed" && resolved.type !== "exponential")
-    throw new TypeError(`backoff.type must be "fixed" or "exponential", got ${JSON.stringify(resolved.type)}`);
+    throw new TypeError(
+      `backoff.type must be "fixed" or "exponential", got ${JSON.stringify(resolved.type)}`,
+    );
   if (options.offload !== undefined && typeof options.offload !== "boolean")
     throw new TypeError("offload must be true or false");
   return {
@@ -107,7 +111,10 @@ export function backoffDelay(backoff: BackoffOptions, retry: number): number {
 
 export function checkEnqueueOptions(options: EnqueueOptions = {}): { delay: number; id?: string } {
   const delay = count(options.delay, "delay", 0, 0);
-  if (options.id !== undefined && (typeof options.id !== "string" || options.id.length === 0 || options.id.includes(":")))
+  if (
+    options.id !== undefined &&
+    (typeof options.id !== "string" || options.id.length === 0 || options.id.includes(":"))
+  )
     throw new TypeError(`id must be a non-empty string without ':', got ${JSON.stringify(options.id)}`);
   return { delay, id: options.id };
 }
@@ -118,6 +125,13 @@ export function checkSchedule(schedule: unknown, timezone: string | undefined): 
   const fields = schedule.trim().split(/\s+/).length;
   if (fields !== 5 && fields !== 6)
     throw new TypeError(`cron schedule must have 5 fields, or 6 with seconds first, got '${schedule}'`);
+  if (timezone !== undefined) {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: timezone });
+    } catch {
+      throw new TypeError(`unknown time zone '${timezone}' (an IANA name such as 'Europe/Paris')`);
+    }
+  }
   try {
     new Cron(schedule, { paused: true, timezone }).stop();
   } catch (error) {

@@ -17,7 +17,12 @@ export interface JobQueue {
   /** Starts running the jobs of `definitions` (the server starts). */
   start(definitions: ReadonlyMap<string, JobDefinition>, environment: RunEnvironment): Promise<void>;
   /** Adds a job; resolves with its id once it is stored (in Redis, or in memory). */
-  enqueue(name: string, data: unknown, options: { delay: number; id?: string }, trace?: Delivery["trace"]): Promise<string>;
+  enqueue(
+    name: string,
+    data: unknown,
+    options: { delay: number; id?: string },
+    trace?: Delivery["trace"],
+  ): Promise<string>;
   /** The failed jobs of `name` kept, newest first. */
   failed(name: string, limit: number): Promise<FailedJob[]>;
   /** Stops taking jobs and waits for running ones, up to `graceMs`; then closes connections. */

@@ -46,7 +46,9 @@ export async function runJob(
   const fields = { job: definition.name, job_id: delivery.id, attempt: delivery.attempt };
   try {
     const run = () => invoke(definition, delivery, environment, stopping);
-    const value = environment.tracing ? await traced(environment.tracing, definition, delivery, run) : await run();
+    const value = environment.tracing
+      ? await traced(environment.tracing, definition, delivery, run)
+      : await run();
     const seconds = (performance.now() - started) / 1000;
     countJob(definition.name, "completed");
     countJobDuration(definition.name, seconds);
@@ -55,10 +57,14 @@ export async function runJob(
   } catch (error) {
     const retrying = delivery.attempt <= definition.options.retries;
     countJob(definition.name, retrying ? "retried" : "failed");
-    logger.log(retrying ? "WARNING" : "ERROR", `job ${definition.name} ${retrying ? "failed, will retry" : "failed"}`, {
-      ...fields,
-      error: (error as Error)?.stack ?? String(error),
-    });
+    logger.log(
+      retrying ? "WARNING" : "ERROR",
+      `job ${definition.name} ${retrying ? "failed, will retry" : "failed"}`,
+      {
+        ...fields,
+        error: (error as Error)?.stack ?? String(error),
+      },
+    );
     throw error;
   }
 }
@@ -76,7 +82,12 @@ async function invoke(
   stopping.addEventListener("abort", stop, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const context = { id: delivery.id, name: definition.name, attempt: delivery.attempt, signal: controller.signal };
+    const context = {
+      id: delivery.id,
+      name: definition.name,
+      attempt: delivery.attempt,
+      signal: controller.signal,
+    };
     const value = Promise.resolve().then(() => definition.handler(delivery.data, context));
     if (!(timeoutMs > 0)) return await value;
     const expired = new Promise<never>((_, reject) => {
@@ -111,11 +122,14 @@ async function onPool(pool: WorkerPool, definition: JobDefinition, delivery: Del
     answer = await pool.run(offloadKey(definition.name), request, timeoutMs);
   } catch (error) {
     if ((error as Error)?.name === "RequestTimeoutError")
-      throw new JobTimeoutError(`job ${definition.name} took longer than ${timeoutMs} ms (its Worker was replaced)`);
+      throw new JobTimeoutError(
+        `job ${definition.name} took longer than ${timeoutMs} ms (its Worker was replaced)`,
+      );
     throw error;
   }
   const text = await answer.text();
-  if (answer.status >= 400) throw new Error(`job ${definition.name} failed on the worker pool: ${answer.status} ${text}`);
+  if (answer.status >= 400)
+    throw new Error(`job ${definition.name} failed on the worker pool: ${answer.status} ${text}`);
   if (text === "") return undefined;
   return (answer.headers.get("content-type") ?? "").includes("json") ? JSON.parse(text) : text;
 }

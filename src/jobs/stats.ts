@@ -22,9 +22,8 @@ export function jobCounts(): JobCounts {
 }
 
 export function countJob(name: string, outcome: JobOutcome): void {
-  let row = counts.jobs.get(name);
-  if (!row) counts.jobs.set(name, (row = { enqueued: 0, completed: 0, failed: 0, retried: 0 }));
-  row[outcome]++;
+  const row = counts.jobs.get(name) ?? { enqueued: 0, completed: 0, failed: 0, retried: 0 };
+  if (row[outcome]++ === 0 && !counts.jobs.has(name)) counts.jobs.set(name, row);
 }
 
 export function countJobDuration(name: string, seconds: number): void {
@@ -36,7 +35,6 @@ export function countJobDuration(name: string, seconds: number): void {
 }
 
 export function countCron(name: string, outcome: CronOutcome): void {
-  let row = counts.crons.get(name);
-  if (!row) counts.crons.set(name, (row = { completed: 0, failed: 0, skipped: 0 }));
-  row[outcome]++;
+  const row = counts.crons.get(name) ?? { completed: 0, failed: 0, skipped: 0 };
+  if (row[outcome]++ === 0 && !counts.crons.has(name)) counts.crons.set(name, row);
 }

@@ -40,7 +40,8 @@ export class JobSystem implements JobEnqueuer {
     if (typeof fn !== "function") throw new TypeError("app.cron() takes a function");
     if (options === null || typeof options !== "object") throw new TypeError("app.cron() needs { name }");
     const name = checkName(options.name, "cron");
-    if (this.crons.some((cron) => cron.name === name)) throw new TypeError(`a cron named '${name}' already exists`);
+    if (this.crons.some((cron) => cron.name === name))
+      throw new TypeError(`a cron named '${name}' already exists`);
     if (options.timezone !== undefined && typeof options.timezone !== "string")
       throw new TypeError("timezone must be an IANA time zone name");
     checkSchedule(schedule, options.timezone);
@@ -63,7 +64,9 @@ export class JobSystem implements JobEnqueuer {
       } else {
         // A handler Worker's memory is not the main thread's: a job queued here would never run.
         if (inWorkerMode())
-          throw new Error("app.enqueue() in an offloaded handler needs Redis (configureBroadcast({ redisUrl }))");
+          throw new Error(
+            "app.enqueue() in an offloaded handler needs Redis (configureBroadcast({ redisUrl }))",
+          );
         this.queueValue = new MemoryQueue();
       }
     }

@@ -18,9 +18,9 @@
  */
 import type { Gauge, Metric, MetricObjectWithValues, MetricValue, Registry } from "prom-client";
 import { registerBoundsMetrics, type UploadStats } from "./bounds-metrics.ts";
-import { registerJobMetrics } from "./job-metrics.ts";
 import { FastHistogram, type Series } from "./fast-histogram.ts";
 import { conventionalMethod } from "./http-attributes.ts";
+import { registerJobMetrics } from "./job-metrics.ts";
 import type { ResolvedMetricsOptions } from "./metrics-options.ts";
 import type { Dispatcher, DispatcherWrap, RouteInfo } from "./route-info.ts";
 
