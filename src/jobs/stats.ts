@@ -23,7 +23,8 @@ export function jobCounts(): JobCounts {
 
 export function countJob(name: string, outcome: JobOutcome): void {
   const row = counts.jobs.get(name) ?? { enqueued: 0, completed: 0, failed: 0, retried: 0 };
-  if (row[outcome]++ === 0 && !counts.jobs.has(name)) counts.jobs.set(name, row);
+  counts.jobs.set(name, row);
+  row[outcome]++;
 }
 
 export function countJobDuration(name: string, seconds: number): void {
@@ -36,5 +37,6 @@ export function countJobDuration(name: string, seconds: number): void {
 
 export function countCron(name: string, outcome: CronOutcome): void {
   const row = counts.crons.get(name) ?? { completed: 0, failed: 0, skipped: 0 };
-  if (row[outcome]++ === 0 && !counts.crons.has(name)) counts.crons.set(name, row);
+  counts.crons.set(name, row);
+  row[outcome]++;
 }
