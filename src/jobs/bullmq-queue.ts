@@ -6,7 +6,7 @@
  */
 import { type Job, Queue, Worker } from "bullmq";
 import { logger } from "../log/logger.ts";
-import type { FailedJob, JobQueue } from "./queue.ts";
+import { type FailedJob, graceOver, type JobQueue } from "./queue.ts";
 import { type Delivery, type JobDefinition, type RunEnvironment, runJob } from "./run-job.ts";
 
 const PREFIX = "webfw";
@@ -112,7 +112,7 @@ export class BullMqQueue implements JobQueue {
   async stop(graceMs: number): Promise<void> {
     // Waits for running jobs; past the grace, a run left is abandoned (its lock lapses and another process retries it).
     const closing = Promise.all(this.workers.map((worker) => worker.close()));
-    const late = await Promise.race([closing.then(() => false), Bun.sleep(graceMs).then(() => true)]);
+    const late = await Promise.race([closing.then(() => false), graceOver(graceMs)]);
     if (late) {
       this.stopping.abort(new Error("the server is stopping"));
       await Promise.all(this.workers.map((worker) => worker.close(true)));

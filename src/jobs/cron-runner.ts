@@ -7,6 +7,7 @@ import { Cron } from "croner";
 import { logger } from "../log/logger.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import type { CronLock } from "./cron-lock.ts";
+import { graceOver } from "./queue.ts";
 import { countCron } from "./stats.ts";
 
 export interface CronDefinition {
@@ -98,7 +99,7 @@ export class CronRunner {
   /** No more ticks; waits up to `graceMs` for runs going on. */
   async stop(graceMs: number): Promise<void> {
     for (const timer of this.timers) timer.stop();
-    await Promise.race([Promise.allSettled([...this.runs]), Bun.sleep(graceMs)]);
+    await Promise.race([Promise.allSettled([...this.runs]), graceOver(graceMs)]);
     this.lock.close();
   }
 }

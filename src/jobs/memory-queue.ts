@@ -5,7 +5,7 @@
  */
 import { backoffDelay } from "./options.ts";
 import type { FailedJob, JobQueue } from "./queue.ts";
-import { KEPT_FAILED } from "./queue.ts";
+import { graceOver, KEPT_FAILED } from "./queue.ts";
 import { type Delivery, type JobDefinition, type RunEnvironment, runJob } from "./run-job.ts";
 
 interface Entry extends Delivery {
@@ -61,7 +61,7 @@ export class MemoryQueue implements JobQueue {
     this.definitions = null;
     if (this.timer) clearTimeout(this.timer);
     const settled = Promise.allSettled([...this.active]);
-    const late = await Promise.race([settled.then(() => false), Bun.sleep(graceMs).then(() => true)]);
+    const late = await Promise.race([settled.then(() => false), graceOver(graceMs)]);
     // Handlers still running are told to stop (their signal); the process is going away.
     if (late) this.stopping.abort(new Error("the server is stopping"));
   }

@@ -31,3 +31,8 @@ export interface JobQueue {
 
 /** Failed jobs kept per name by the in-memory queue (BullMQ keeps them all in Redis). */
 export const KEPT_FAILED = 1000;
+
+/** Resolves after `ms` without keeping the process alive (a stopping server must be free to exit). */
+export function graceOver(ms: number): Promise<true> {
+  return new Promise((resolve) => setTimeout(() => resolve(true), ms).unref());
+}
