@@ -115,7 +115,8 @@ export class MemoryQueue implements JobQueue {
         attempts: entry.attempt,
         failedAt: new Date(),
       });
-      if (kept.length > KEPT_FAILED) kept.length = KEPT_FAILED;
+      // The oldest kept job is forgotten, and its id may be enqueued again.
+      for (const dropped of kept.splice(KEPT_FAILED)) this.ids.delete(dropped.id);
       this.failedJobs.set(entry.name, kept);
     }
   }
