@@ -4,6 +4,10 @@
  * failing `start()`. (Several processes and machines: machines.test.ts.)
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { context, propagation, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import type { Subprocess } from "bun";
 import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { freePort } from "../cli/helpers.ts";
@@ -101,6 +105,36 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "jobs on 
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     await Bun.sleep(200);
     expect(done).toEqual(["first"]);
+  });
+
+  test("the job's span, run by BullMQ's worker, is a child of the request that enqueued it", async () => {
+    const exporter = new InMemorySpanExporter();
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    trace.setGlobalTracerProvider(
+      new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }),
+    );
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    try {
+      const app = new Webfw(import.meta.path, { tracing: true }).configureBroadcast({ redisUrl });
+      let ran = false;
+      app.job("traced-redis", () => {
+        ran = true;
+      });
+      app.post("/go", async (request) => ({ id: await request.enqueue("traced-redis", {}) }));
+      const server = await start(app);
+      expect((await fetch(`${server.url}/go`, { method: "POST" })).status).toBe(200);
+      await until("the job", 3000, () => ran);
+      await Bun.sleep(50);
+      const spans = exporter.getFinishedSpans();
+      const request = spans.find((span) => span.name === "POST /go");
+      const job = spans.find((span) => span.name === "job traced-redis");
+      expect(job?.spanContext().traceId).toBe(request?.spanContext().traceId as string);
+      expect(job?.parentSpanContext?.spanId).toBe(request?.spanContext().spanId as string);
+    } finally {
+      trace.disable();
+      propagation.disable();
+      context.disable();
+    }
   });
 
   test("a Redis that is not there fails start()", async () => {
