@@ -25,9 +25,13 @@ export interface CronRun {
   readonly tick: Date;
 }
 
-/** A tick's identity: the second it was planned for (every machine computes the same). */
-export function tickOf(nowMs: number): number {
-  return Math.floor(nowMs / 1000) * 1000;
+/**
+ * A tick's identity: the planned time of the latest tick at or before `nowMs`, to the second. A
+ * process whose event loop was late still names the tick it was planned for, as every other does.
+ */
+export function tickOf(timer: Cron, nowMs: number): number {
+  const planned = timer.previousRuns(1, new Date(nowMs + 1))[0]?.getTime() ?? nowMs;
+  return Math.floor(planned / 1000) * 1000;
 }
 
 export class CronRunner {
@@ -41,11 +45,15 @@ export class CronRunner {
 
   start(definitions: readonly CronDefinition[]): void {
     for (const definition of definitions) {
-      const timer = new Cron(definition.schedule, { timezone: definition.timezone, unref: true }, () => {
-        const run = this.tick(definition, tickOf(Date.now()));
-        this.runs.add(run);
-        void run.finally(() => this.runs.delete(run));
-      });
+      const timer = new Cron(
+        definition.schedule,
+        { timezone: definition.timezone, unref: true },
+        (self: Cron) => {
+          const run = this.tick(definition, tickOf(self, Date.now()));
+          this.runs.add(run);
+          void run.finally(() => this.runs.delete(run));
+        },
+      );
       this.timers.push(timer);
     }
   }

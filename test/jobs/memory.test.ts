@@ -9,7 +9,9 @@ import { context, propagation, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { Cron } from "croner";
 import { type ServerHandle, Webfw } from "../../src/index.ts";
+import { tickOf } from "../../src/jobs/cron-runner.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
 
 const servers: ServerHandle[] = [];
@@ -278,5 +280,19 @@ describe("tracing", () => {
     const cron = exporter.getFinishedSpans().find((span) => span.name === "cron traced-tick");
     expect(cron?.attributes["webfw.cron.name"]).toBe("traced-tick");
     expect(cron?.parentSpanContext).toBeUndefined();
+  });
+});
+
+describe("tick identity", () => {
+  test("a late process names the tick it was planned for, not the second it woke up in", () => {
+    const timer = new Cron("*/2 * * * * *", { paused: true });
+    // Planned for 10:00:08, woke up 1.8 s late (10:00:09.8): still the 08 tick, as every other machine says.
+    expect(new Date(tickOf(timer, Date.parse("2026-01-01T10:00:09.800Z"))).toISOString()).toBe(
+      "2026-01-01T10:00:08.000Z",
+    );
+    expect(new Date(tickOf(timer, Date.parse("2026-01-01T10:00:10.003Z"))).toISOString()).toBe(
+      "2026-01-01T10:00:10.000Z",
+    );
+    timer.stop();
   });
 });
