@@ -131,5 +131,8 @@ export class JobSystem implements JobEnqueuer {
     this.started = false;
     await Promise.all([this.cronRunner?.stop(graceMs), this.queueValue?.stop(graceMs)]);
     this.cronRunner = null;
+    // BullMQ's connections are closed for good: a later start makes new ones. The in-memory queue
+    // keeps what is still waiting for that start.
+    if (this.redisUrl() !== null) this.queueValue = null;
   }
 }

@@ -137,6 +137,19 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "jobs on 
     }
   });
 
+  test("a server stopped and started again runs jobs again", async () => {
+    const app = new Webfw(import.meta.path).configureBroadcast({ redisUrl });
+    const seen: number[] = [];
+    app.job<number>("restarted", (n) => {
+      seen.push(n);
+    });
+    await (await app.start({ port: 0, host: "127.0.0.1", accessLog: false })).stop();
+    await start(app);
+    await app.enqueue("restarted", 5);
+    await until("the job after the restart", 3000, () => seen.length === 1);
+    expect(seen).toEqual([5]);
+  });
+
   test("a Redis that is not there fails start()", async () => {
     const app = new Webfw(import.meta.path).configureBroadcast({
       redisUrl: `redis://127.0.0.1:${freePort()}`,
