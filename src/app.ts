@@ -12,6 +12,13 @@ import { type CompressionOptions, resolveCompression } from "./compression/optio
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { type CrossOriginSetting, checkCrossOriginSetting } from "./cross-origin/options.ts";
 import { requestPath } from "./http/request-target.ts";
+import type { CronRun } from "./jobs/cron-runner.ts";
+import { registerJobs } from "./jobs/lookup.ts";
+import { jobsMount } from "./jobs/mount.ts";
+import type { CronOptions, EnqueueOptions, JobHandler, JobOptions } from "./jobs/options.ts";
+import type { FailedJob } from "./jobs/queue.ts";
+import type * as JobsModule from "./jobs/system.ts";
+import type { JobSystem } from "./jobs/system.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
 import type * as McpModule from "./mcp/index.ts";
@@ -221,6 +228,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       openApiMount(this),
       this.mcpMount,
       webSocketMount(this.config.websocket, () => this.topicHub()),
+      jobsMount(() => this.jobSystem),
     );
     registerApp(this);
   }
@@ -283,6 +291,46 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
   configureBroadcast(options: BroadcastOptions): this {
     this.broadcastConfig = checkBroadcastOptions(options);
     return this;
+  }
+
+  private jobSystem: JobSystem | null = null;
+  /** The app's schedules and jobs; the module (croner, BullMQ) loads with the first `cron`/`job` call. */
+  private get jobs(): JobSystem {
+    if (this.jobSystem === null) {
+      const { JobSystem } = require("./jobs/system.ts") as typeof JobsModule;
+      this.jobSystem = new JobSystem(() => this.broadcastConfig?.redisUrl ?? null);
+      registerJobs(this.globalDependencies, this.jobSystem);
+    }
+    return this.jobSystem;
+  }
+
+  /**
+   * Runs `fn` on a cron `schedule` (5 fields, or 6 with seconds first) once per tick across every
+   * process and machine sharing the app's Redis; without Redis, once per machine. A run never
+   * overlaps the previous one; missed ticks are skipped (docs/jobs.md).
+   */
+  cron(schedule: string, fn: (run: CronRun) => unknown, options: CronOptions): this {
+    this.jobs.cron(schedule, fn, options);
+    return this;
+  }
+
+  /**
+   * Defines job `name`: `handler(data, job)` runs once for each `enqueue(name, data)`, on BullMQ
+   * with the app's Redis (durable), else on an in-memory queue (docs/jobs.md).
+   */
+  job<D = unknown>(name: string, handler: JobHandler<D>, options?: JobOptions): this {
+    this.jobs.job(name, handler as JobHandler, options);
+    return this;
+  }
+
+  /** Queues job `name` with `data` (JSON-like, structured-clonable); resolves with the job's id once stored. */
+  enqueue(name: string, data: unknown, options?: EnqueueOptions): Promise<string> {
+    return this.jobs.enqueue(name, data, options);
+  }
+
+  /** The failed jobs of `name` that will not run again, newest first (at most `limit`, default 100). */
+  failedJobs(name: string, options?: { limit?: number }): Promise<FailedJob[]> {
+    return this.jobs.failed(name, options);
   }
 
   /** Turns every uncaught error (of any route, whenever registered) into a response: `fn(error, request)`. */

@@ -29,6 +29,17 @@ export { QueryParams } from "./http/query-params.ts";
 export { Request } from "./http/request.ts";
 export * as statusCodes from "./http/status-codes.ts";
 export { Url } from "./http/url.ts";
+export type { CronRun } from "./jobs/cron-runner.ts";
+export { JobTimeoutError } from "./jobs/errors.ts";
+export type {
+  BackoffOptions,
+  CronOptions,
+  EnqueueOptions,
+  JobContext,
+  JobHandler,
+  JobOptions,
+} from "./jobs/options.ts";
+export type { FailedJob } from "./jobs/queue.ts";
 export type { ServerHandle, StartOptions } from "./launch/server.ts";
 export type {
   CompleteFn,

@@ -8,6 +8,7 @@ import {
   type ParsedForm,
   parseFormSync,
 } from "../body/forms.ts";
+import { jobsOf } from "../jobs/lookup.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { BadRequestError } from "../response/errors.ts";
 import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/app-types.ts";
@@ -147,6 +148,16 @@ export class Request<
     if (typeof task !== "function") throw new TypeError("request.background() takes a function");
     if (this.backgroundTasks === null) this.backgroundTasks = [task];
     else this.backgroundTasks.push(task);
+  }
+
+  /**
+   * Queues job `name` (`app.job`) with `data`, as `app.enqueue` does; the job's span continues this
+   * request's trace (docs/jobs.md). Resolves with the job's id once it is stored.
+   */
+  enqueue(name: string, data: unknown, options?: { delay?: number; id?: string }): Promise<string> {
+    const jobs = jobsOf(this.globalDependencies as object);
+    if (!jobs) return Promise.reject(new TypeError(`no job named '${name}' (app.job registers one)`));
+    return jobs.enqueue(name, data, options);
   }
 
   /**

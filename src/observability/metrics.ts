@@ -13,12 +13,14 @@
  *   webfw_worker_pool_workers / _busy_workers / _queued_calls   gauges
  *   webfw_metrics_processes                                     gauge (processes in this scrape)
  *   webfw_background_tasks_* and webfw_uploads_*                the bounds (./bounds-metrics.ts)
+ *   webfw_jobs_total, webfw_job_duration_*, webfw_cron_runs_total  jobs and cron (./job-metrics.ts)
  *   process_* and nodejs_*                                      prom-client's default metrics
  */
 import type { Gauge, Metric, MetricObjectWithValues, MetricValue, Registry } from "prom-client";
 import { registerBoundsMetrics, type UploadStats } from "./bounds-metrics.ts";
 import { FastHistogram, type Series } from "./fast-histogram.ts";
 import { conventionalMethod } from "./http-attributes.ts";
+import { registerJobMetrics } from "./job-metrics.ts";
 import type { ResolvedMetricsOptions } from "./metrics-options.ts";
 import type { Dispatcher, DispatcherWrap, RouteInfo } from "./route-info.ts";
 
@@ -108,6 +110,7 @@ export async function createHttpMetrics(options: ResolvedMetricsOptions): Promis
     registers: [registry],
   }).set(1);
   registerBoundsMetrics(prom, registry, () => sources.uploads?.());
+  registerJobMetrics(prom, registry);
   if (options.defaultMetrics) prom.collectDefaultMetrics({ register: registry });
 
   const wrap: DispatcherWrap = (dispatcher, route) => timeDispatcher(dispatcher, route, duration, inFlight);

@@ -244,6 +244,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     table,
     statics,
     config,
+    pool,
     wrap: (dispatcher, route) =>
       wrap(
         rateLimits.apply(dispatcher, appLimit, app.authHandler, "the app", {
@@ -298,6 +299,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     close: async () => {
       await rateLimits.close();
       await caches.close();
+      for (const feature of features) await feature.closed?.();
     },
   };
 }

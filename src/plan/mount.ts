@@ -11,6 +11,7 @@ import type { RouteInfo } from "../observability/route-info.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { Dispatcher, PipelineConfig } from "../serve/dispatch.ts";
 import type { RouteTable } from "../serve/fallback.ts";
+import type { WorkerPool } from "../workers/pool.ts";
 import type { RouterTree } from "./tree.ts";
 
 /** A feature that contributes routes or run-time hooks to every build of the app. */
@@ -43,6 +44,8 @@ export interface MountContext {
   /** Const responses Bun serves by itself, by `METHOD pattern`: delete one to see its requests in JS. */
   readonly statics: Map<string, globalThis.Response>;
   readonly config: PipelineConfig;
+  /** The worker pool (`--workers N`), or `null`: features may run CPU-bound work on it (jobs). */
+  readonly pool: WorkerPool | null;
   /**
    * Wraps a dispatcher as the build wraps every route's (access log, request ids, span, metrics);
    * `route` names it in spans, metrics and the access log.
@@ -73,6 +76,8 @@ export interface MountedFeature<E = unknown> {
   listening?(server: Server<unknown>): void;
   /** The server is stopping: close what would hold it open (before in-flight requests drain). */
   stopping?(): void;
+  /** After in-flight requests drained, before the worker pool closes: wait for what `stopping` began. */
+  closed?(): Promise<void>;
   /** What the feature shows to tools and tests (`built.mounted(mount)`). */
   exports?: E;
 }

@@ -20,6 +20,7 @@ import { Identity } from "../auth/identity.ts";
 import { tasksAfter } from "../background/after-response.ts";
 import { configureBackground, drainBackground } from "../background/tasks.ts";
 import { Request } from "../http/request.ts";
+import { jobsOf } from "../jobs/lookup.ts";
 import { scopeOf, walkTree } from "../plan/tree.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebResponse } from "../response/convert.ts";
@@ -62,6 +63,19 @@ export async function loadHandlers(app: AppState): Promise<LoadedApp> {
       // The route's `status` option applies in the Worker too (src/response/default-status.ts).
       handler: withDefaultStatus(route.handler as (request: Request) => unknown, route.options.status),
       routerDependencies: scopeOf(tree, chain, route.path).routerDependencies,
+    });
+  }
+  // Handlers of `offload` jobs (docs/jobs.md), under the key the main thread calls them by (src/jobs/run-job.ts).
+  for (const [name, handler] of jobsOf(app.globalDependencies)?.offloadedHandlers() ?? []) {
+    handlers.set(`JOB ${name}`, {
+      handler: (request) =>
+        handler(request.parsedBody, {
+          id: request.id,
+          name,
+          attempt: Number(request.headers.get("x-webfw-job-attempt") ?? 1),
+          signal: new AbortController().signal,
+        }),
+      routerDependencies: {},
     });
   }
   return { app, handlers };

@@ -49,6 +49,7 @@ import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { CACHE_ROWS } from "./rows-cache.ts";
 import { DX_ROWS } from "./rows-dx.ts";
+import { JOBS_ROWS } from "./rows-jobs.ts";
 import { ROWS as JWT_AUTH_ROWS } from "./rows-jwt-auth.ts";
 import { MCP_APPS_ROWS } from "./rows-mcp-apps.ts";
 import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
@@ -1000,6 +1001,7 @@ export const FEATURES: Feature[] = [
   ...JWT_AUTH_ROWS,
   ...DX_ROWS,
   ...MCP_APPS_ROWS,
+  ...JOBS_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
