@@ -8,6 +8,7 @@
  */
 import type { FormLimits } from "./body/forms.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
+import type { ClientResolver } from "./http/client-address.ts";
 import type { Request } from "./http/request.ts";
 import type { RouterEngine } from "./match/types.ts";
 import type { ResolvedMetricsOptions } from "./observability/metrics-options.ts";
@@ -44,6 +45,8 @@ export interface AppConfig {
   tracing: boolean;
   /** `null` when metrics are off. */
   metrics: ResolvedMetricsOptions | null;
+  /** `trustProxy` and `proxyHeaders` resolved (docs/client-address.md); `null`: the socket's address. */
+  client: ClientResolver | null;
 }
 
 /** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */

@@ -7,7 +7,9 @@ import type { RawCallInput } from "./client/call.ts";
 import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
 import { type CompressionOptions, resolveCompression } from "./compression/options.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
+import { type ProxyHeaders, resolveTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { requestPath } from "./http/request-target.ts";
+import { checkIpFilter, type IpFilterSetting } from "./ip-filter/options.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
 import type * as McpModule from "./mcp/index.ts";
@@ -85,6 +87,16 @@ export interface WebfwOptions {
   tracing?: boolean;
   /** `GET /metrics` for Prometheus (also `--metrics`): request durations, in-flight requests, pool, process. docs/observability.md. */
   metrics?: boolean | MetricsOptions;
+  /**
+   * Proxies in front of the app whose headers are believed (docs/client-address.md): `true` (all),
+   * a hop count, or addresses/CIDR ranges. The one source of `request.ipAddr`, the URL's scheme and
+   * host, rate-limit keys, logs, spans and IP filters. Default off: the socket's address.
+   */
+  trustProxy?: TrustProxy;
+  /** Which headers those proxies write: `"x-forwarded"` (default: `X-Forwarded-For/-Proto/-Host`) or `"forwarded"` (RFC 7239). */
+  proxyHeaders?: ProxyHeaders;
+  /** Addresses and CIDR ranges allowed or denied on every route (docs/client-address.md#ip-filters); 403 before the body is read. */
+  ipFilter?: IpFilterSetting;
 }
 
 export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
@@ -154,7 +166,9 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       errors: options.errors ?? "text",
       tracing: options.tracing === true,
       metrics: resolveMetricsOptions(options.metrics),
+      client: resolveTrustProxy(options.trustProxy, options.proxyHeaders),
     };
+    if (options.ipFilter !== undefined) this.ipFilterSetting = checkIpFilter(options.ipFilter, "the app");
     if (this.config.errors !== "text" && this.config.errors !== "problem") {
       throw new TypeError(`errors must be "text" or "problem", got ${JSON.stringify(this.config.errors)}`);
     }

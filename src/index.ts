@@ -4,12 +4,14 @@ export { ArgError, ArgSpec, type InferArgs, t } from "./args/t.ts";
 export { AuthenticationHandler, BearerGetter, TokenGetter } from "./auth/handler.ts";
 export { Identity } from "./auth/identity.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
+export type { ProxyHeaders, TrustProxy } from "./http/client-address.ts";
 export type { CookieOptions } from "./http/cookies.ts";
 export { Headers } from "./http/headers.ts";
 export { QueryParams } from "./http/query-params.ts";
 export { Request } from "./http/request.ts";
 export * as statusCodes from "./http/status-codes.ts";
 export { Url } from "./http/url.ts";
+export type { IpFilterOptions, IpFilterSetting } from "./ip-filter/options.ts";
 export type { ServerHandle, StartOptions } from "./launch/server.ts";
 export type {
   CompleteFn,

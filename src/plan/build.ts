@@ -8,6 +8,7 @@ import type { AppState } from "../app-state.ts";
 import { BodyBudget } from "../body/budget.ts";
 import type { CompressionLayer } from "../compression/index.ts";
 import { Request } from "../http/request.ts";
+import { planIpFilters } from "../ip-filter/plan.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
 import { createObservability, type DispatcherWrap, type Observability } from "../observability/index.ts";
@@ -17,6 +18,7 @@ import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import type { RouterBase } from "../router/router-base.ts";
+import { withClientAddress } from "../serve/client-address-layer.ts";
 import {
   builtInPlan,
   compileRoute,
@@ -148,6 +150,9 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   const plans: RoutePlan[] = [];
   const scopes = new Map<string, AnswerScope>();
   const rateLimits = planRateLimits(globalBefore, globalAfter, config);
+  // Behind trusted proxies the client's address is read from headers (docs/client-address.md).
+  const forwarded = app.config.client !== null;
+  const ipFilters = planIpFilters(globalBefore, globalAfter, config, forwarded);
   for (const { route, chain } of owned) {
     const plan = planRoute(tree, chain, {
       pattern: route.path,
@@ -161,11 +166,13 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     // A path's 204/405 answers run the middlewares of its first route (its routers', its path's).
     if (!scopes.has(route.path)) scopes.set(route.path, { before: plan.before, after: plan.after });
     const limit = rateLimits.limitOf(chain, route);
+    const filters = ipFilters.filtersOf(chain, route);
     if (route.options.const) {
       const response = await constResponse(plan, config);
       // No static response when a layer must see each request: request ids, a rate limit, spans or
       // metrics (a request Bun answers without JavaScript would be missing from them).
-      const perRequest = app.config.requestId !== null || limit !== null || observability.wrap !== null;
+      const perRequest =
+        app.config.requestId !== null || limit !== null || filters.length > 0 || observability.wrap !== null;
       if (plan.before.length === 0 && plan.after.length === 0 && plan.auth === null && !perRequest) {
         // Served by Bun itself, so the application's response headers are baked in once here.
         const rules = config.excludedHeaderPaths.has(plan.pattern) ? [] : config.responseHeaders;
@@ -182,25 +189,33 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     const methods = table.get(route.path) ?? new Map<string, Dispatcher>();
     table.set(route.path, methods);
     const compiled = compileRoute(plan, config);
-    const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`);
+    // The IP filter before the limit: a refused address is not counted.
+    const limited = ipFilters.apply(
+      rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`),
+      filters,
+    );
     const dispatcher = wrap(limited, { method: route.method, pattern: route.path });
     // The layers `wrap` adds never change an answer by the Host or the target (the timer, the access
     // log, request ids, spans, compression: they read other headers, or only record), so they pass
     // the pending check on to the handler's first look. A limit keyed by the socket address keeps a
     // route host-blind; one whose key function reads the request does not (rate-limit/layer.ts).
-    if (isHostBlind(limited)) markHostBlind(dispatcher);
+    // Behind trusted proxies a limit's address is a header read: not host-blind then.
+    if (isHostBlind(limited) && !(forwarded && limit !== null)) markHostBlind(dispatcher);
     methods.set(route.method, dispatcher);
   }
 
-  // What mounts add (/mcp, WebSocket upgrades) is under the app's own limit.
+  // What mounts add (/mcp, WebSocket upgrades) is under the app's own limit and filter.
   const appLimit = rateLimits.limitOf(root, null);
+  const appFilters = ipFilters.filtersOf(root, null);
+  // Answers no route gives (404, 405, static files) pass the app's filter too: a denied address gets 403.
+  const appWrap: typeof wrap = (dispatcher, route) => wrap(ipFilters.apply(dispatcher, appFilters), route);
   const context: MountContext = {
     tree,
     table,
     statics,
     config,
     wrap: (dispatcher, route) =>
-      wrap(rateLimits.apply(dispatcher, appLimit, app.authHandler, "the app"), route),
+      appWrap(rateLimits.apply(dispatcher, appLimit, app.authHandler, "the app"), route),
     builtIn: (pattern, method, handler, builtInOptions) => {
       const plan = builtInPlan(pattern, method, handler, globalBefore, globalAfter);
       plan.rawBody = builtInOptions?.rawBody === true;
@@ -222,8 +237,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   if (pool && observability.callContext) pool.traceContext = observability.callContext;
   observability.bindSources({ workerPool: pool ? () => pool.stats : undefined });
 
-  const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
-  const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, wrap);
+  const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, appWrap);
+  const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, appWrap);
   const runtime = new Runtime(table, app.config.router, fallbacks, errorDispatcher, scopes);
   const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
   const constAnswers = await compression.statics(statics);
@@ -249,6 +264,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
  * (src/observability/: they see the whole request, and the access line can carry the trace id),
  * the access log (so its duration and the id it writes cover everything), then request ids.
  * Only the layers that are on are built. `route` names the route for spans, metrics and the log.
+ * Outside them all, with `trustProxy`, the client's address (src/serve/client-address-layer.ts):
+ * spans and the access log read it too.
  */
 function layers(
   app: AppState,
@@ -259,11 +276,13 @@ function layers(
   const ids = app.config.requestId;
   const observe = observability.wrap;
   const traceIds = observability.traceIds;
+  const client = app.config.client;
   return (dispatcher, route) => {
     let wrapped = compression.wrap(dispatcher);
     if (ids !== null) wrapped = withRequestId(wrapped, ids);
     if (options.accessLog) wrapped = withAccessLog(wrapped, route, traceIds);
     if (observe) wrapped = observe(wrapped, route);
+    if (client !== null) wrapped = withClientAddress(wrapped, client);
     return wrapped;
   };
 }

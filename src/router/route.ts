@@ -3,6 +3,7 @@ export type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from 
 import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "../args/t.ts";
 import type { Request } from "../http/request.ts";
+import type { IpFilterSetting } from "../ip-filter/options.ts";
 import type { RouteMcpOption } from "../mcp/route-tools/options.ts";
 import type { ResponseDoc } from "../openapi/types.ts";
 import type { RateLimitOptions } from "../rate-limit/options.ts";
@@ -73,6 +74,11 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown> 
    * when the app or a router declares one. Fields left out come from the enclosing declaration.
    */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * Addresses and CIDR ranges allowed on or denied this route (docs/client-address.md#ip-filters), on
+   * top of the app's and routers'; `false` drops those. A refusal is 403 before the body is read.
+   */
+  ipFilter?: IpFilterSetting;
   /** OpenAPI: a one-line summary. */
   summary?: string;
   /** OpenAPI: a longer description. */

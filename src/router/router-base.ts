@@ -3,6 +3,7 @@ import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, RouteArgShape } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import type { Request } from "../http/request.ts";
+import { checkIpFilter, type IpFilter, type IpFilterSetting } from "../ip-filter/options.ts";
 import {
   checkRateLimitSetting,
   type RateLimitOptions,
@@ -78,6 +79,8 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
   /** @internal */ parent: RouterBase | null = null;
   /** @internal Set by `rateLimit()`; `undefined` when this router declares none. */
   rateLimitSetting: RateLimitSetting | undefined = undefined;
+  /** @internal The app's or a SubRouter's `ipFilter`, checked; `undefined` when it declares none. */
+  ipFilterSetting: IpFilter | false | undefined = undefined;
 
   constructor(prefix = "") {
     this.prefix = prefix === "" || prefix === "/" ? "" : joinPath("", prefix);
@@ -288,8 +291,11 @@ export class SubRouter<T extends AppTypes = NoAppTypes, Prefix extends string = 
    * `prefix` is kept as a literal type so that route handles (and `webfw/client`) know the full
    * path; with explicit type arguments give it too: `new SubRouter<{ router: R }, "/admin">(…)`.
    */
-  constructor(mainFile: string, options: { prefix?: Prefix } = {}) {
+  constructor(mainFile: string, options: { prefix?: Prefix; ipFilter?: IpFilterSetting } = {}) {
     super(options.prefix ?? "");
     this.mainFile = mainFile;
+    // Allow/deny lists for this router's routes (docs/client-address.md#ip-filters), checked now.
+    if (options.ipFilter !== undefined)
+      this.ipFilterSetting = checkIpFilter(options.ipFilter, `router ${this.prefix || "/"}`);
   }
 }

@@ -1,3 +1,4 @@
+import { forwardedClient } from "../http/client-address.ts";
 import type { Request } from "../http/request.ts";
 import { absoluteUrl } from "../http/request-target.ts";
 import { logger } from "../log/logger.ts";
@@ -108,7 +109,11 @@ export class WorkerPool {
       id: this.nextId++,
       route,
       // A bare target (HTTP/1.0 without Host) is not a URL the Worker's `new Request` accepts.
-      url: absoluteUrl(request.raw.url),
+      // Behind a trusted proxy, the URL the client asked for (docs/client-address.md).
+      url:
+        forwardedClient(request.raw, request.server) === null
+          ? absoluteUrl(request.raw.url)
+          : request.url.toString(),
       method: request.method,
       headers: [...request.headers.raw.entries()],
       body: request.bodyBytes,
