@@ -39,7 +39,8 @@ export function startForwardingProxy(options: {
         append("forwarded", `for=${node};proto=${scheme};host="${url.host}";by=_proxy`);
       }
       headers.delete("host");
-      const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+      const body =
+        request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
       const answer = await fetch(`${options.upstream}${url.pathname}${url.search}`, {
         method: request.method,
         headers,

@@ -85,7 +85,12 @@ for (const family of FAMILIES) {
         const app = await serve(family.app, [family.trusted], headers);
         // The proxy listens on the other family (the test reaches it there) and connects to the app
         // over the app's (the app sees it at its trusted loopback).
-        const proxy = startForwardingProxy({ hostname: family.other, upstream: app.url, headers, scheme: "https" });
+        const proxy = startForwardingProxy({
+          hostname: family.other,
+          upstream: app.url,
+          headers,
+          scheme: "https",
+        });
         proxies.push(proxy);
         const seen = await who(proxy.url, SPOOF);
         const proxyHost = new URL(proxy.url).host;
@@ -166,7 +171,7 @@ describe("the walk, on one trusted socket (the test is the proxy)", () => {
     expect((await seen('for="[2001:db8:cafe::17]:4711";proto=https;host=shop.example')).ip).toBe(
       "2001:db8:cafe::17",
     );
-    const obfuscated = await seen('for=_hidden;proto=https, for=10.0.0.2');
+    const obfuscated = await seen("for=_hidden;proto=https, for=10.0.0.2");
     expect(obfuscated.ip).toBe("10.0.0.2");
     expect(obfuscated.scheme).toBe("https");
     for (const bad of ['for="203.0.113.9', "for=203.0.113.9;for=1.2.3.4", "garbage", ";;;,,=", '"'])
@@ -182,7 +187,9 @@ describe("the walk, on one trusted socket (the test is the proxy)", () => {
 
   test("bad trustProxy and proxyHeaders are TypeErrors when the app is made", () => {
     const make = (options: object) => () => new Webfw(import.meta.path, options);
-    expect(make({ trustProxy: ["10.0.0.0/33"] })).toThrow(/trustProxy: '10.0.0.0\/33' has a bad prefix length/);
+    expect(make({ trustProxy: ["10.0.0.0/33"] })).toThrow(
+      /trustProxy: '10.0.0.0\/33' has a bad prefix length/,
+    );
     expect(make({ trustProxy: ["proxy.internal"] })).toThrow(TypeError);
     expect(make({ trustProxy: -1 })).toThrow(/hop count must be a non-negative integer/);
     expect(make({ trustProxy: "10.0.0.1" })).toThrow(/trustProxy must be true, a hop count or a list/);

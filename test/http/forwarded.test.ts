@@ -30,7 +30,15 @@ describe("canonical addresses", () => {
     expect(normaliseIp("::")).toBe("::");
     expect(normaliseIp("::1")).toBe("::1");
     expect(normaliseIp("fe80::1%eth0")).toBe("fe80::1");
-    for (const bad of ["1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "12345::", ":1::", "1.2.3.4::", "g::1"])
+    for (const bad of [
+      "1::2::3",
+      "1:2:3:4:5:6:7:8:9",
+      "1:2:3:4:5:6:7",
+      "12345::",
+      ":1::",
+      "1.2.3.4::",
+      "g::1",
+    ])
       expect(normaliseIp(bad)).toBeNull();
   });
 
@@ -113,7 +121,9 @@ describe("Forwarded (RFC 7239)", () => {
 
 describe("X-Forwarded-For", () => {
   test("entries with ports and brackets; unknown values have no address; empty entries are malformed", () => {
-    const hops = parseXForwardedFor("203.0.113.7, [2001:db8::1]:443, 2001:db8::2, 198.51.100.1:80, unknown, ");
+    const hops = parseXForwardedFor(
+      "203.0.113.7, [2001:db8::1]:443, 2001:db8::2, 198.51.100.1:80, unknown, ",
+    );
     expect(hops.map((hop) => [text(hop.address), hop.malformed])).toEqual([
       ["203.0.113.7", false],
       ["2001:db8::1", false],

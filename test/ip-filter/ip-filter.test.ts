@@ -153,8 +153,7 @@ describe("behind trusted proxies", () => {
 
 describe("mistakes", () => {
   test("a bad list is a TypeError when the app or router is made, and at start for a route", async () => {
-    const make = (ipFilter: unknown) => () =>
-      new Webfw(import.meta.path, { ipFilter } as WebfwOptions);
+    const make = (ipFilter: unknown) => () => new Webfw(import.meta.path, { ipFilter } as WebfwOptions);
     expect(make({ deny: ["10.0.0.0/40"] })).toThrow(
       new TypeError("ipFilter of the app: deny: '10.0.0.0/40' has a bad prefix length (0–32)"),
     );
@@ -163,9 +162,9 @@ describe("mistakes", () => {
     expect(make({})).toThrow(/give allow, deny or both/);
     expect(make({ block: [] })).toThrow(/unknown option 'block'/);
     expect(make(["10.0.0.0/8"])).toThrow(/must be \{ allow\?, deny\? \} or false/);
-    expect(() => new SubRouter(import.meta.path, { prefix: "/x", ipFilter: { deny: ["fd00::/129"] } })).toThrow(
-      /ipFilter of router \/x: deny: 'fd00::\/129' has a bad prefix length/,
-    );
+    expect(
+      () => new SubRouter(import.meta.path, { prefix: "/x", ipFilter: { deny: ["fd00::/129"] } }),
+    ).toThrow(/ipFilter of router \/x: deny: 'fd00::\/129' has a bad prefix length/);
     const app = new Webfw(import.meta.path);
     app.get("/", () => "ok", { ipFilter: { allow: ["300.1.1.1"] } });
     await expect(app.start({ port: 0 })).rejects.toThrow(/ipFilter of GET \/: allow: '300.1.1.1'/);

@@ -25,7 +25,10 @@ async function limited(options: { limit: number; ipv6Subnet?: number | false }, 
   return (xff: string) => fetch(`${server.url}/`, { headers: { "x-forwarded-for": xff } });
 }
 
-const inOneSlash64 = Array.from({ length: 20 }, (_, i) => `2001:db8:1:2:${(i + 1).toString(16)}::${i * 7 + 1}`);
+const inOneSlash64 = Array.from(
+  { length: 20 },
+  (_, i) => `2001:db8:1:2:${(i + 1).toString(16)}::${i * 7 + 1}`,
+);
 
 describe("rate-limit keys of one client", () => {
   test("20 IPv6 addresses of one /64 share one limit", async () => {
