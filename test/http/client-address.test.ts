@@ -196,3 +196,34 @@ describe("the walk, on one trusted socket (the test is the proxy)", () => {
     expect(make({ trustProxy: true, proxyHeaders: "x-real-ip" })).toThrow(/proxyHeaders must be/);
   });
 });
+
+describe("secure cookies follow the client's scheme", () => {
+  test('sessions secure: "auto": Secure over the HTTPS a trusted proxy reports, never from a spoof', async () => {
+    const make = async (trustProxy: TrustProxy | undefined) => {
+      const app = new Webfw(import.meta.path, { trustProxy });
+      app.configureSessions({ secretKey: "a-secret-key-of-at-least-32-bytes!!", secure: "auto" });
+      app.get("/login", (request) => {
+        request.session?.set("user", "ada");
+        return "in";
+      });
+      const server = await app.start({ port: 0, accessLog: false });
+      servers.push(server);
+      return (headers: Record<string, string>) =>
+        fetch(`${server.url}/login`, { headers }).then((r) => r.headers.get("set-cookie") ?? "");
+    };
+    const behindProxy = await make(["127.0.0.1"]);
+    expect(await behindProxy({ "x-forwarded-proto": "https" })).toContain("; Secure");
+    expect(await behindProxy({ "x-forwarded-proto": "http" })).not.toContain("Secure");
+    const untrusted = await make(["10.0.0.0/8"]);
+    const spoofed = await untrusted({ "x-forwarded-proto": "https" });
+    expect(spoofed).toStartWith("session=");
+    expect(spoofed).not.toContain("Secure");
+    expect(() =>
+      new Webfw(import.meta.path).configureSessions({
+        secretKey: "a-secret-key-of-at-least-32-bytes!!",
+        secure: "auto",
+        sameSite: "None",
+      }),
+    ).toThrow(/secure "auto" cannot go with sameSite None/);
+  });
+});
