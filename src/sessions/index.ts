@@ -115,7 +115,9 @@ class SessionStore implements SessionBackend {
       throw new TypeError('sessions: secure must be true, false or "auto"');
     if (auto && (this.attributes.sameSite === "None" || this.attributes.partitioned)) {
       // Over plain HTTP such a cookie would have no Secure, which browsers refuse.
-      throw new TypeError('sessions: secure "auto" cannot go with sameSite None or partitioned; use secure: true');
+      throw new TypeError(
+        'sessions: secure "auto" cannot go with sameSite None or partitioned; use secure: true',
+      );
     }
     this.secureAttributes = auto ? { ...this.attributes, secure: true } : null;
     // Bad names and attributes fail here, at configuration, rather than on the first response.
@@ -148,7 +150,9 @@ class SessionStore implements SessionBackend {
     if (session.accessed) appendVary(response.headers, "Cookie");
     if (session.committed && !session.modified) return;
     const attributes =
-      this.secureAttributes !== null && request.url.scheme === "https" ? this.secureAttributes : this.attributes;
+      this.secureAttributes !== null && request.url.scheme === "https"
+        ? this.secureAttributes
+        : this.attributes;
     const entries = session.load();
     if (session.modified && entries.size === 0) {
       if (session.hadCookie)
