@@ -25,6 +25,9 @@ const app = new Webfw(import.meta.path, {
     process.env.BENCH_METRICS === "bare" ? { defaultMetrics: false } : process.env.BENCH_METRICS === "1",
   // The `prod` scenario's request-id variant (issue #18).
   requestId: process.env.BENCH_PROD === "request-id",
+  // The client-address variants (docs/client-address.md): a trusted proxy, an IP filter no request hits.
+  trustProxy: process.env.BENCH_PROD === "trust-proxy" ? ["127.0.0.1"] : undefined,
+  ipFilter: process.env.BENCH_PROD === "ip-filter" ? { deny: ["192.0.2.0/24", "2001:db8::/32"] } : undefined,
 });
 
 switch (scenario) {
@@ -97,7 +100,8 @@ if (handle.port !== 0) announce(handle.port);
  * memory or in a redis-server this process starts on a unix socket (and stops when it exits).
  */
 async function productionFeatures(target: Webfw, feature: string): Promise<void> {
-  if (feature === "request-id") return; // an option of the app (above)
+  // Options of the app (above).
+  if (feature === "request-id" || feature === "trust-proxy" || feature === "ip-filter") return;
   if (feature === "limit-memory") {
     target.rateLimit({ limit: 1_000_000_000, windowMs: 3_600_000, store: new MemoryStore() });
   } else if (feature === "limit-redis") {
