@@ -9,7 +9,7 @@ import { type CompressionOptions, resolveCompression } from "./compression/optio
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { type ProxyHeaders, resolveTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { requestPath } from "./http/request-target.ts";
-import { checkIpFilter, type IpFilterSetting } from "./ip-filter/options.ts";
+import type { IpFilterSetting } from "./ip-filter/options.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
 import type * as McpModule from "./mcp/index.ts";
@@ -168,7 +168,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       metrics: resolveMetricsOptions(options.metrics),
       client: resolveTrustProxy(options.trustProxy, options.proxyHeaders),
     };
-    if (options.ipFilter !== undefined) this.ipFilterSetting = checkIpFilter(options.ipFilter, "the app");
+    if (options.ipFilter !== undefined) this.ipFilter(options.ipFilter);
     if (this.config.errors !== "text" && this.config.errors !== "problem") {
       throw new TypeError(`errors must be "text" or "problem", got ${JSON.stringify(this.config.errors)}`);
     }

@@ -190,6 +190,16 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
     return this;
   }
 
+  /**
+   * Allow/deny lists of addresses and CIDR ranges for this router's routes (on the app: everything it
+   * answers); a refused client gets 403 before the body is read. The same as the `ipFilter` option of
+   * `new Webfw`/`new SubRouter`; `false` drops the filters declared around it (docs/client-address.md).
+   */
+  ipFilter(options: IpFilterSetting): this {
+    this.ipFilterSetting = checkIpFilter(options, this.prefix === "" ? "the app" : `router ${this.prefix}`);
+    return this;
+  }
+
   /** Attaches a sub-router; its routes are registered under this router's prefix too. */
   includeRouter(router: RouterBase): this {
     if (router.parent) throw new Error("router is already included somewhere");
@@ -295,7 +305,6 @@ export class SubRouter<T extends AppTypes = NoAppTypes, Prefix extends string = 
     super(options.prefix ?? "");
     this.mainFile = mainFile;
     // Allow/deny lists for this router's routes (docs/client-address.md#ip-filters), checked now.
-    if (options.ipFilter !== undefined)
-      this.ipFilterSetting = checkIpFilter(options.ipFilter, `router ${this.prefix || "/"}`);
+    if (options.ipFilter !== undefined) this.ipFilter(options.ipFilter);
   }
 }

@@ -109,9 +109,10 @@ export class WorkerPool {
       id: this.nextId++,
       route,
       // A bare target (HTTP/1.0 without Host) is not a URL the Worker's `new Request` accepts.
-      // Behind a trusted proxy, the URL the client asked for (docs/client-address.md).
+      // Behind a trusted proxy, the URL the client asked for (docs/client-address.md); a URL without
+      // a host (HTTP/1.0 without Host) stays the bare target the Worker makes absolute.
       url:
-        forwardedClient(request.raw, request.server) === null
+        forwardedClient(request.raw, request.server) === null || request.url.host === ""
           ? absoluteUrl(request.raw.url)
           : request.url.toString(),
       method: request.method,

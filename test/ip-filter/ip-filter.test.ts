@@ -53,6 +53,10 @@ describe("where a filter applies", () => {
     admin.get("/", () => "admin");
     admin.get("/health", () => "fine", { ipFilter: false });
     app.includeRouter(admin);
+    // The method spelling, on a router made without the option.
+    const ops = new SubRouter(import.meta.path, { prefix: "/ops" }).ipFilter({ allow: ["192.0.2.0/24"] });
+    ops.get("/", () => "ops");
+    app.includeRouter(ops);
     const server = await serve(app);
     const status = async (path: string) => (await fetch(`${server.url}${path}`)).status;
     expect(await status("/open")).toBe(200);
@@ -61,6 +65,7 @@ describe("where a filter applies", () => {
     expect(await status("/public")).toBe(200);
     expect(await status("/admin")).toBe(403);
     expect(await status("/admin/health")).toBe(200);
+    expect(await status("/ops")).toBe(403);
   });
 
   test("an IPv6 server: IPv6 ranges match, and the same rule in IPv4-mapped form matches an IPv4 peer", async () => {
@@ -165,6 +170,9 @@ describe("mistakes", () => {
     expect(
       () => new SubRouter(import.meta.path, { prefix: "/x", ipFilter: { deny: ["fd00::/129"] } }),
     ).toThrow(/ipFilter of router \/x: deny: 'fd00::\/129' has a bad prefix length/);
+    expect(() => new Webfw(import.meta.path).ipFilter({ deny: ["::1/200"] })).toThrow(
+      /ipFilter of the app: deny: '::1\/200' has a bad prefix length \(0–128\)/,
+    );
     const app = new Webfw(import.meta.path);
     app.get("/", () => "ok", { ipFilter: { allow: ["300.1.1.1"] } });
     await expect(app.start({ port: 0 })).rejects.toThrow(/ipFilter of GET \/: allow: '300.1.1.1'/);
