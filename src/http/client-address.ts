@@ -70,7 +70,13 @@ export function resolveTrustProxy(option: unknown, headers: unknown = "x-forward
 }
 
 const CLIENT = Symbol("webfw.client");
-type Slot = ClientResolver | ClientInfo;
+/**
+ * What the request carries: the app's resolver until the first reader resolves it into a
+ * `ClientInfo`; without `trustProxy`, the socket's canonical address once a reader asked for it
+ * (Bun's `server.requestIP` allocates and asks the socket on every call: a limit, a filter and the
+ * access log of one request share one call).
+ */
+type Slot = ClientResolver | ClientInfo | string | null;
 type WithClient = globalThis.Request & { [CLIENT]?: Slot };
 
 /** Leaves the app's resolver on a request (src/serve/client-address-layer.ts); the work waits for a reader. */
@@ -81,7 +87,7 @@ export function attachResolver(raw: globalThis.Request, resolver: ClientResolver
 /** The client as trusted proxies report it; `null` when `trustProxy` is off for this request. */
 export function forwardedClient(raw: globalThis.Request, server: Server<unknown> | null): ClientInfo | null {
   const slot = (raw as WithClient)[CLIENT];
-  if (slot === undefined) return null;
+  if (slot === undefined || slot === null || typeof slot === "string") return null;
   if (!("trusts" in slot)) return slot;
   const info = resolveClient(raw, server, slot);
   (raw as WithClient)[CLIENT] = info;
@@ -90,10 +96,13 @@ export function forwardedClient(raw: globalThis.Request, server: Server<unknown>
 
 /** The client's address in canonical text, whoever asks (src/http/request.ts, rate limits, logs, filters). */
 export function clientAddressOf(raw: globalThis.Request, server: Server<unknown> | null): string | null {
-  const forwarded = forwardedClient(raw, server);
-  if (forwarded !== null) return forwarded.address;
+  const slot = (raw as WithClient)[CLIENT];
+  if (typeof slot === "string" || slot === null) return slot;
+  if (slot !== undefined) return (forwardedClient(raw, server) as ClientInfo).address;
   const socket = server?.requestIP(raw)?.address;
-  return socket === undefined ? null : normaliseSocketAddress(socket);
+  const address = socket === undefined ? null : normaliseSocketAddress(socket);
+  (raw as WithClient)[CLIENT] = address;
+  return address;
 }
 
 const CONNECTION: ClientInfo = Object.freeze({ address: null, scheme: null, host: null });
