@@ -11,6 +11,7 @@
 #   variant limit-sliding: the limit variant with `algorithm: "sliding"`
 #   variants raw-params / params: `GET /id/42?name=bench` (the params scenario) instead of `GET /`
 #   variants raw-json / json: `POST /json` with a small JSON object (the json scenario)
+#   variants proxy / filter: `trustProxy` (X-Forwarded-For sent, not read by `GET /`) / an `ipFilter`
 # Needs valgrind and h2load (Debian: valgrind, nghttp2-client). ~70 s per variant.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,8 @@ total() {
     json) env=(BENCH_SCENARIO=json) path=/json load=(-d "$tmp/body.json" -H "content-type: application/json") ;;
     off) ;;
     ids) env+=(BENCH_PROD=request-id) ;;
+    proxy) env+=(BENCH_PROD=trust-proxy) load=(-H "x-forwarded-for: 203.0.113.7") ;;
+    filter) env+=(BENCH_PROD=ip-filter) ;;
     limit) env+=(BENCH_PROD=limit-memory) ;;
     limit-sliding) env+=(BENCH_PROD=limit-sliding) ;;
     metrics) env+=(BENCH_METRICS=1) ;;

@@ -17,7 +17,8 @@ const limit = Number(process.env.RATE_LIMIT ?? 100);
 const windowMs = Number(process.env.RATE_WINDOW_MS ?? 60_000);
 const store = process.env.REDIS_URL ? new RedisStore({ url: process.env.REDIS_URL }) : undefined;
 
-// Every route (and /mcp), per client address. Behind a proxy, name it: trustProxy: ["10.0.0.0/8"].
+// Every route (and /mcp), per client address. Behind a proxy, name it on the app:
+// new Webfw(path, { trustProxy: ["10.0.0.0/8"] }) (docs/client-address.md).
 app.rateLimit({ limit, windowMs, store });
 
 app.get("/", () => "hello");

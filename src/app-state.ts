@@ -11,6 +11,7 @@ import type { FormLimits } from "./body/forms.ts";
 import type { ResponseCache } from "./cache/response-cache.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
 import type { CheckedCrossOrigin } from "./cross-origin/options.ts";
+import type { ClientResolver } from "./http/client-address.ts";
 import type { Request } from "./http/request.ts";
 import type { RouterEngine } from "./match/types.ts";
 import type { ResolvedMetricsOptions } from "./observability/metrics-options.ts";
@@ -61,6 +62,8 @@ export interface AppConfig {
   etag: boolean;
   /** `Server-Timing` headers: always, only in development builds (`"dev"`), or never. */
   serverTiming: boolean | "dev";
+  /** `trustProxy` and `proxyHeaders` resolved (docs/client-address.md); `null`: the socket's address. */
+  client: ClientResolver | null;
 }
 
 /** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */

@@ -11,7 +11,9 @@ import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts
 import { type CompressionOptions, resolveCompression } from "./compression/options.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { type CrossOriginSetting, checkCrossOriginSetting } from "./cross-origin/options.ts";
+import { type ProxyHeaders, resolveTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { requestPath } from "./http/request-target.ts";
+import type { IpFilterSetting } from "./ip-filter/options.ts";
 import type { CronRun } from "./jobs/cron-runner.ts";
 import { registerJobs } from "./jobs/lookup.ts";
 import { jobsMount } from "./jobs/mount.ts";
@@ -130,6 +132,16 @@ export interface WebfwOptions {
    * `configureBroadcast`'s Redis, else a `MemoryCacheStore` (64 MiB) per process.
    */
   cacheStore?: CacheStore;
+  /**
+   * Proxies in front of the app whose headers are believed (docs/client-address.md): `true` (all),
+   * a hop count, or addresses/CIDR ranges. The one source of `request.ipAddr`, the URL's scheme and
+   * host, rate-limit keys, logs, spans and IP filters. Default off: the socket's address.
+   */
+  trustProxy?: TrustProxy;
+  /** Which headers those proxies write: `"x-forwarded"` (default: `X-Forwarded-For/-Proto/-Host`) or `"forwarded"` (RFC 7239). */
+  proxyHeaders?: ProxyHeaders;
+  /** Addresses and CIDR ranges allowed or denied on every route (docs/client-address.md#ip-filters); 403 before the body is read. */
+  ipFilter?: IpFilterSetting;
 }
 
 export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
@@ -211,12 +223,14 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       csrf: checkCrossOriginSetting(options.csrf ?? true, "csrf"),
       etag: options.etag === true,
       serverTiming: options.serverTiming ?? false,
+      client: resolveTrustProxy(options.trustProxy, options.proxyHeaders),
     };
     if (typeof options.etag !== "boolean" && options.etag !== undefined)
       throw new TypeError("etag must be true or false");
     if (![true, false, "dev"].includes(this.config.serverTiming)) {
       throw new TypeError('serverTiming must be true, false or "dev"');
     }
+    if (options.ipFilter !== undefined) this.ipFilter(options.ipFilter);
     if (this.config.errors !== "text" && this.config.errors !== "problem") {
       throw new TypeError(`errors must be "text" or "problem", got ${JSON.stringify(this.config.errors)}`);
     }

@@ -23,12 +23,14 @@ export type { Preconditions, ResourceValidators } from "./conditional/options.ts
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CrossOriginOptions, CrossOriginSetting } from "./cross-origin/options.ts";
 export { appDir } from "./embed/app-dir.ts";
+export type { ProxyHeaders, TrustProxy } from "./http/client-address.ts";
 export type { CookieOptions } from "./http/cookies.ts";
 export { Headers } from "./http/headers.ts";
 export { QueryParams } from "./http/query-params.ts";
 export { Request } from "./http/request.ts";
 export * as statusCodes from "./http/status-codes.ts";
 export { Url } from "./http/url.ts";
+export type { IpFilterOptions, IpFilterSetting } from "./ip-filter/options.ts";
 export type { CronRun } from "./jobs/cron-runner.ts";
 export { JobTimeoutError } from "./jobs/errors.ts";
 export type {

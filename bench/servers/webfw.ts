@@ -28,6 +28,9 @@ const app = new Webfw(import.meta.path, {
   // The `prod` scenario's request-id variant (issue #18).
   // `stack` (bench/gate.ts): request ids, a memory limit never hit and metrics together.
   requestId: process.env.BENCH_PROD === "request-id" || process.env.BENCH_PROD === "stack",
+  // The client-address variants (docs/client-address.md): a trusted proxy, an IP filter no request hits.
+  trustProxy: process.env.BENCH_PROD === "trust-proxy" ? ["127.0.0.1"] : undefined,
+  ipFilter: process.env.BENCH_PROD === "ip-filter" ? { deny: ["192.0.2.0/24", "2001:db8::/32"] } : undefined,
 });
 
 switch (scenario) {
@@ -101,8 +104,9 @@ if (handle.port !== 0) announce(handle.port);
  * fixed windows or the sliding window counter (`limit-sliding`, `limit-redis-sliding`).
  */
 async function productionFeatures(target: Webfw, feature: string): Promise<void> {
-  if (feature === "request-id") return; // an option of the app (above)
-  if (feature === "limit-memory" || feature === "limit-sliding") {
+  // Options of the app (above).
+  if (feature === "request-id" || feature === "trust-proxy" || feature === "ip-filter") return;
+  if (feature === "limit-memory" || feature === "limit-sliding" || feature === "stack") {
     const algorithm = feature === "limit-sliding" ? "sliding" : "fixed";
     target.rateLimit({ limit: 1_000_000_000, windowMs: 3_600_000, algorithm, store: new MemoryStore() });
   } else if (feature === "limit-redis" || feature === "limit-redis-sliding") {

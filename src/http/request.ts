@@ -18,6 +18,7 @@ import type { UploadTicket } from "../uploads/gate.ts";
 import { type UploadLimits, uploadLimits } from "../uploads/limits.ts";
 import type * as UploadParts from "../uploads/parts.ts";
 import type { Part } from "../uploads/parts.ts";
+import { clientAddressOf, forwardedClient } from "./client-address.ts";
 import { parseCookies } from "./cookies.ts";
 import { Headers } from "./headers.ts";
 import { parseJson } from "./json.ts";
@@ -180,6 +181,12 @@ export class Request<
       if (this.pendingHost !== null) this.pendingHost = finishCheck(this.pendingHost, this.raw);
       if (this.pendingTarget !== null) this.pendingTarget = finishCheck(this.pendingTarget, this.raw);
       this.cachedUrl = Url.parse(this.raw.url);
+      // Behind a trusted proxy, the scheme and host the client used (docs/client-address.md).
+      const client = forwardedClient(this.raw, this.server);
+      if (client !== null && (client.scheme !== null || client.host !== null)) {
+        const url = this.cachedUrl;
+        this.cachedUrl = new Url(client.scheme ?? url.scheme, client.host ?? url.host, url.path, url.query);
+      }
     }
     return this.cachedUrl;
   }
@@ -259,9 +266,12 @@ export class Request<
     return this.form?.files ?? {};
   }
 
-  /** The client's address, from the socket. */
+  /**
+   * The client's address: the socket's, or behind a trusted proxy the one it reports
+   * (`trustProxy`, docs/client-address.md); IPv4-mapped IPv6 is written as IPv4.
+   */
   get ipAddr(): string | null {
-    if (this.cachedIp === undefined) this.cachedIp = this.server?.requestIP(this.raw)?.address ?? null;
+    if (this.cachedIp === undefined) this.cachedIp = clientAddressOf(this.raw, this.server);
     return this.cachedIp;
   }
   set ipAddr(value: string | null) {

@@ -1,3 +1,4 @@
+import { clientAddressOf } from "../http/client-address.ts";
 import { matchPath } from "../http/request-target.ts";
 import type { RouteInfo } from "../observability/route-info.ts";
 import { requestIdOf } from "../request-id/id.ts";
@@ -11,7 +12,7 @@ export type TraceIdReader = (raw: globalThis.Request) => { traceId?: string; spa
 
 /**
  * Wraps a dispatcher so that every request leaves one access-log line
- * (method, path, route, status, duration, request id, and the trace ids when
+ * (method, path, route, status, duration, the client's address, request id, and the trace ids when
  * tracing is on) at INFO. Only built when access logging is on, so a server
  * without it pays nothing. `route` is absent for answers no route gave (404, static files).
  */
@@ -30,6 +31,8 @@ export function withAccessLog(
       // An upgrade hands Bun no response (src/websocket/mount.ts reports it as `{ status: 101 }`).
       logger.accessLog(raw.method, matchPath(raw.url), response.status, duration, {
         route: pattern,
+        // The same address every reader sees (docs/client-address.md), in full (rate limits group IPv6).
+        client: clientAddressOf(raw, server),
         requestId: requestIdOf(raw),
         traceId: ids?.traceId,
         spanId: ids?.spanId,

@@ -28,6 +28,8 @@ export interface AccessLogFields {
   route?: string;
   /** The request id (`request.id`, also sent as `X-Request-Id`). */
   requestId?: string;
+  /** The client's full address (`request.ipAddr`: behind `trustProxy`, the one the proxies report). */
+  client?: string | null;
   /** The W3C trace id of the request's server span, when it is sampled. */
   traceId?: string;
   spanId?: string;
@@ -191,6 +193,7 @@ export function createLogger(
           route: extra?.route,
           status,
           duration_ms: Math.round(durationMs * 1000) / 1000,
+          client: extra?.client ?? undefined,
           request_id: extra?.requestId,
           trace_id: extra?.traceId,
           span_id: extra?.spanId,

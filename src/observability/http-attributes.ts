@@ -6,6 +6,7 @@
  */
 import type { Attributes } from "@opentelemetry/api";
 import type { Server } from "bun";
+import { clientAddressOf } from "../http/client-address.ts";
 
 export const ATTR_HTTP_REQUEST_METHOD = "http.request.method";
 export const ATTR_HTTP_REQUEST_METHOD_ORIGINAL = "http.request.method_original";
@@ -81,7 +82,8 @@ export function requestAttributes(
   }
   const peer = server?.requestIP(raw);
   if (peer) {
-    attributes[ATTR_CLIENT_ADDRESS] = peer.address;
+    // `client.address` is the app's client (behind `trustProxy`, the proxies' report); the peer is the socket.
+    attributes[ATTR_CLIENT_ADDRESS] = clientAddressOf(raw, server) ?? peer.address;
     attributes[ATTR_NETWORK_PEER_ADDRESS] = peer.address;
     attributes[ATTR_NETWORK_PEER_PORT] = peer.port;
   }

@@ -12,6 +12,7 @@ import type { CompressionLayer } from "../compression/index.ts";
 import { conditionalRoute, usesConditional } from "../conditional/index.ts";
 import { planCrossOrigin } from "../cross-origin/plan.ts";
 import { Request } from "../http/request.ts";
+import { planIpFilters } from "../ip-filter/plan.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
 import { createObservability, type DispatcherWrap, type Observability } from "../observability/index.ts";
@@ -22,6 +23,7 @@ import { toWebResponse } from "../response/convert.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import type { RouterBase } from "../router/router-base.ts";
 import { planSecureHeaders } from "../secure-headers/plan.ts";
+import { withClientAddress } from "../serve/client-address-layer.ts";
 import {
   builtInPlan,
   compileRoute,
@@ -165,6 +167,9 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   // Response caches (src/cache/): only routes with a `cache` setting get their handler wrapped.
   const caches = planCaches(app.cache);
   const crossOrigin = planCrossOrigin(app.config.csrf, globalBefore, globalAfter, config);
+  // Behind trusted proxies the client's address is read from headers (docs/client-address.md).
+  const forwarded = app.config.client !== null;
+  const ipFilters = planIpFilters(globalBefore, globalAfter, config, forwarded);
   for (const { route, chain } of owned) {
     const plan = planRoute(tree, chain, {
       pattern: route.path,
@@ -178,6 +183,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     // A path's 204/405 answers run the middlewares of its first route (its routers', its path's).
     if (!scopes.has(route.path)) scopes.set(route.path, { before: plan.before, after: plan.after });
     const limit = rateLimits.limitOf(chain, route);
+    const filters = ipFilters.filtersOf(chain, route);
     if (route.options.const) {
       const response = await constResponse(plan, config);
       // No static response when a layer must see each request: request ids, a rate limit, spans or
@@ -185,6 +191,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       const perRequest =
         app.config.requestId !== null ||
         limit !== null ||
+        filters.length > 0 ||
         observability.wrap !== null ||
         secureHeaders !== null ||
         timing ||
@@ -225,7 +232,11 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     const compiled = conditional ? conditional.wrap(base) : base;
     // It reads only the conditional headers: a host-blind route stays one (src/serve/host-blind.ts).
     if (conditional && isHostBlind(base)) markHostBlind(compiled);
-    const limited = rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`, plan);
+    // The IP filter before the limit: a refused address is not counted.
+    const limited = ipFilters.apply(
+      rateLimits.apply(compiled, limit, plan.auth, `${route.method} ${route.path}`, plan),
+      filters,
+    );
     // Cross-site requests are refused first, before they count against a limit or send a body.
     const guarded = crossOrigin.apply(limited, chain, route);
     const dispatcher = wrap(guarded, { method: route.method, pattern: route.path });
@@ -233,12 +244,16 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     // log, request ids, spans, compression: they read other headers, or only record), so they pass
     // the pending check on to the handler's first look. A limit keyed by the socket address keeps a
     // route host-blind; one whose key function reads the request does not (rate-limit/layer.ts).
-    if (isHostBlind(guarded)) markHostBlind(dispatcher);
+    // Behind trusted proxies a limit's address is a header read: not host-blind then.
+    if (isHostBlind(guarded) && !(forwarded && limit !== null)) markHostBlind(dispatcher);
     methods.set(route.method, dispatcher);
   }
 
-  // What mounts add (/mcp, WebSocket upgrades) is under the app's own limit.
+  // What mounts add (/mcp, WebSocket upgrades) is under the app's own limit and filter.
   const appLimit = rateLimits.limitOf(root, null);
+  const appFilters = ipFilters.filtersOf(root, null);
+  // Answers no route gives (404, 405, static files) pass the app's filter too: a denied address gets 403.
+  const appWrap: typeof wrap = (dispatcher, route) => wrap(ipFilters.apply(dispatcher, appFilters), route);
   const context: MountContext = {
     tree,
     table,
@@ -246,7 +261,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     config,
     pool,
     wrap: (dispatcher, route) =>
-      wrap(
+      appWrap(
         rateLimits.apply(dispatcher, appLimit, app.authHandler, "the app", {
           method: route?.method ?? "",
           before: globalBefore,
@@ -278,8 +293,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     uploads: uploadGate === null ? undefined : uploadGate.stats,
   });
 
-  const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, wrap);
-  const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, wrap);
+  const errorDispatcher = errorDispatchers(globalBefore, globalAfter, config, appWrap);
+  const fallbacks = fallbacksThroughPipeline(app.fallbacks, globalBefore, globalAfter, config, appWrap);
   const runtime = new Runtime(table, app.config.router, fallbacks, errorDispatcher, scopes);
   const handle = (raw: globalThis.Request, server: Server<unknown> | null) => runtime.handle(raw, server);
   const constAnswers = await compression.statics(statics);
@@ -310,6 +325,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
  * the access log (so its duration and the id it writes cover everything), then request ids;
  * `Server-Timing` (src/server-timing/) around all of them.
  * Only the layers that are on are built. `route` names the route for spans, metrics and the log.
+ * Outside them all, with `trustProxy`, the client's address (src/serve/client-address-layer.ts):
+ * spans and the access log read it too.
  */
 function layers(
   app: AppState,
@@ -322,6 +339,7 @@ function layers(
   const ids = app.config.requestId;
   const observe = observability.wrap;
   const traceIds = observability.traceIds;
+  const client = app.config.client;
   return (dispatcher, route) => {
     let wrapped = compression.wrap(dispatcher);
     // Outside compression, so the headers land on the final answer (src/secure-headers/).
@@ -329,6 +347,7 @@ function layers(
     if (ids !== null) wrapped = withRequestId(wrapped, ids);
     if (options.accessLog) wrapped = withAccessLog(wrapped, route, traceIds);
     if (observe) wrapped = observe(wrapped, route);
+    if (client !== null) wrapped = withClientAddress(wrapped, client);
     // Outermost: `total` covers every other layer.
     if (timing) wrapped = withServerTiming(wrapped, observability.hooks);
     return wrapped;

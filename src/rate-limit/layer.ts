@@ -11,13 +11,14 @@
  */
 import type { Server } from "bun";
 import type { AuthenticationHandler } from "../auth/handler.ts";
+import { clientAddressOf } from "../http/client-address.ts";
+import { addressGroup } from "../http/ip-address.ts";
 import { Request } from "../http/request.ts";
 import { requestIdOf } from "../request-id/id.ts";
 import { HttpError } from "../response/errors.ts";
 import { withHeader } from "../response/plain-text.ts";
 import type { DispatchContext, Dispatcher, Params } from "../serve/dispatch.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
-import { addressResolver, trustedProxies } from "./client-address.ts";
 import { limitHeaderOf, policyHeader, retryAfter } from "./headers.ts";
 import type { ResolvedRateLimit } from "./options.ts";
 import { type Hit, type RateLimitStore, slidingHitOf } from "./store.ts";
@@ -57,13 +58,10 @@ export function withRateLimit(
   const slide = limit.algorithm === "sliding" ? slidingHitOf(store) : null;
   const policy = policyHeader(name, quota, windowMs);
   const limitHeader = limitHeaderOf(name);
-  const trusted = trustedProxies(limit.trustProxy, context.label);
-  const resolveAddress = addressResolver(trusted);
-  const clientAddress = (raw: globalThis.Request, server: Server<unknown> | null): string | null =>
-    resolveAddress(
-      server?.requestIP(raw)?.address ?? null,
-      trusted ? raw.headers.get("x-forwarded-for") : null,
-    );
+  // The app's one client address (docs/client-address.md), IPv6 counted by its subnet.
+  const subnet = limit.ipv6Subnet;
+  const addressKey = (address: string | null): string =>
+    address === null ? "ip:unknown" : `ip:${addressGroup(address, subnet)}`;
 
   const refuse = (
     raw: globalThis.Request,
@@ -146,21 +144,20 @@ export function withRateLimit(
   const key = limit.key;
   if (key === "ip") {
     const byAddress: Dispatcher = (raw, server, params, context) =>
-      count(raw, server, params, `ip:${clientAddress(raw, server) ?? "unknown"}`, context);
+      count(raw, server, params, addressKey(clientAddressOf(raw, server)), context);
     // Keyed by the socket's address alone, the limit reads nothing of the request: a host-blind
-    // route stays host-blind under it (src/serve/host-blind.ts). A proxy's header is a read.
-    return !trusted && isHostBlind(dispatcher) ? markHostBlind(byAddress) : byAddress;
+    // route stays host-blind under it (src/serve/host-blind.ts). Behind a trusted proxy the address
+    // is a header read: the build drops the mark then (src/plan/build.ts).
+    return isHostBlind(dispatcher) ? markHostBlind(byAddress) : byAddress;
   }
 
   // Identity and key functions read a Request; made here for the key only (the route makes its own).
   const requestFor = (raw: globalThis.Request, server: Server<unknown> | null, params: Params): Request => {
-    const request = new Request(raw, params, server, context.globalDependencies, {});
-    if (trusted) request.ipAddr = clientAddress(raw, server);
-    return request;
+    return new Request(raw, params, server, context.globalDependencies, {});
   };
   const keyOf =
     key === "identity"
-      ? identityKey(context.auth, context.label)
+      ? identityKey(context.auth, context.label, addressKey)
       : async (request: Request) => {
           const made = await key(request);
           if (made !== null && made !== undefined && typeof made !== "string") {
@@ -190,6 +187,7 @@ export function withRateLimit(
 function identityKey(
   auth: AuthenticationHandler | null,
   label: string,
+  addressKey: (address: string | null) => string,
 ): (request: Request) => Promise<string> {
   if (auth === null)
     throw new Error(`rateLimit of ${label} keys by identity but no authentication is configured`);
@@ -207,7 +205,7 @@ function identityKey(
         return `id:${typeof id === "string" || typeof id === "number" ? id : JSON.stringify(claims)}`;
       }
     }
-    return `ip:${request.ipAddr ?? "unknown"}`;
+    return addressKey(request.ipAddr);
   };
 }
 

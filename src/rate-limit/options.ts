@@ -38,10 +38,11 @@ export interface RateLimitOptions {
   /** Default: one in-memory store per app (one process). `new RedisStore({ url })` to share across processes. */
   store?: RateLimitStore;
   /**
-   * Addresses or CIDR ranges (`"10.0.0.0/8"`, `"::1"`) of proxies whose `X-Forwarded-For` is believed,
-   * for the `"ip"` key and `request.ipAddr` seen by key functions. Default: none (the socket's address).
+   * The `"ip"` key counts an IPv6 client by the first this-many bits of its address (one household or
+   * server usually holds a whole /64); `false`: each address apart. Default 64. The client's address
+   * itself (app option `trustProxy`, docs/client-address.md) is the same for every reader.
    */
-  trustProxy?: string[];
+  ipv6Subnet?: number | false;
   /** The policy's name in the `RateLimit-Policy`/`RateLimit` headers and its counters' namespace. */
   name?: string;
   /** The store fails (Redis unreachable, timeout): `"allow"` (default) serves the request unlimited; `"deny"` answers 503. */
@@ -57,7 +58,8 @@ export interface ResolvedRateLimit {
   algorithm: RateLimitAlgorithm;
   key: RateLimitKey;
   store: RateLimitStore | null;
-  trustProxy: string[];
+  /** Prefix length of the `"ip"` key for IPv6 clients; 128: the whole address. */
+  ipv6Subnet: number;
   name: string;
   onStoreError: "allow" | "deny";
 }
@@ -87,6 +89,7 @@ export function resolveRateLimit(declarations: PlacedSetting[], label: string): 
     where = at;
   }
   if (merged === null) return null;
+  if ("trustProxy" in merged) checkRateLimitSetting(merged, label);
   const { limit, windowMs } = merged;
   if (!Number.isSafeInteger(limit) || (limit as number) < 1) {
     throw new RangeError(`rateLimit of ${label}: limit must be a positive integer, got ${String(limit)}`);
@@ -111,6 +114,12 @@ export function resolveRateLimit(declarations: PlacedSetting[], label: string): 
   if (onStoreError !== "allow" && onStoreError !== "deny") {
     throw new TypeError(`rateLimit of ${label}: onStoreError must be "allow" or "deny"`);
   }
+  const subnet = merged.ipv6Subnet ?? 64;
+  if (subnet !== false && (!Number.isInteger(subnet) || subnet < 1 || subnet > 128)) {
+    throw new RangeError(
+      `rateLimit of ${label}: ipv6Subnet must be a prefix length from 1 to 128 or false, got ${String(subnet)}`,
+    );
+  }
   const name = merged.name ?? where;
   if (!/^[\x20-\x7e]+$/.test(name)) {
     throw new TypeError(`rateLimit of ${label}: name must be printable ASCII, got ${JSON.stringify(name)}`);
@@ -121,7 +130,7 @@ export function resolveRateLimit(declarations: PlacedSetting[], label: string): 
     algorithm,
     key,
     store: merged.store ?? null,
-    trustProxy: [...(merged.trustProxy ?? [])],
+    ipv6Subnet: subnet === false ? 128 : subnet,
     name,
     onStoreError,
   };
@@ -132,6 +141,12 @@ export function checkRateLimitSetting(setting: unknown, where: string): RateLimi
   if (setting === false) return false;
   if (typeof setting !== "object" || setting === null || Array.isArray(setting)) {
     throw new TypeError(`rateLimit of ${where} must be an options object or false`);
+  }
+  if ("trustProxy" in setting) {
+    // Moved to the app (one source of the client's address for every reader): say where, not ignore it.
+    throw new TypeError(
+      `rateLimit of ${where}: trustProxy is now an app option, new Webfw(path, { trustProxy }) (docs/client-address.md)`,
+    );
   }
   return setting as RateLimitOptions;
 }

@@ -6,6 +6,7 @@ import type { CacheSetting } from "../cache/options.ts";
 import type { ConditionalRouteOptions } from "../conditional/options.ts";
 import type { CrossOriginSetting } from "../cross-origin/options.ts";
 import type { Request } from "../http/request.ts";
+import type { IpFilterSetting } from "../ip-filter/options.ts";
 import type { RouteMcpOption } from "../mcp/route-tools/options.ts";
 import type { ResponseDoc } from "../openapi/types.ts";
 import type { RateLimitOptions } from "../rate-limit/options.ts";
@@ -100,6 +101,11 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown>
    * the app's (CSP directives one by one) or, on an app without them, turns them on here.
    */
   secureHeaders?: false | SecureHeadersOptions;
+  /**
+   * Addresses and CIDR ranges allowed on or denied this route (docs/client-address.md#ip-filters), on
+   * top of the app's and routers'; `false` drops those. A refusal is 403 before the body is read.
+   */
+  ipFilter?: IpFilterSetting;
   /** OpenAPI: a one-line summary. */
   summary?: string;
   /** OpenAPI: a longer description. */

@@ -9,6 +9,7 @@ import {
   checkCrossOriginSetting,
 } from "../cross-origin/options.ts";
 import type { Request } from "../http/request.ts";
+import { checkIpFilter, type IpFilter, type IpFilterSetting } from "../ip-filter/options.ts";
 import {
   checkRateLimitSetting,
   type RateLimitOptions,
@@ -88,6 +89,8 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
   cacheSetting: CacheSetting | undefined = undefined;
   /** @internal Set by `csrf()`; `undefined` when this router declares nothing. */
   crossOriginSetting: CheckedCrossOrigin | undefined = undefined;
+  /** @internal The app's or a SubRouter's `ipFilter`, checked; `undefined` when it declares none. */
+  ipFilterSetting: IpFilter | false | undefined = undefined;
 
   constructor(prefix = "") {
     this.prefix = prefix === "" || prefix === "/" ? "" : joinPath("", prefix);
@@ -215,6 +218,16 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
     return this;
   }
 
+  /**
+   * Allow/deny lists of addresses and CIDR ranges for this router's routes (on the app: everything it
+   * answers); a refused client gets 403 before the body is read. The same as the `ipFilter` option of
+   * `new Webfw`/`new SubRouter`; `false` drops the filters declared around it (docs/client-address.md).
+   */
+  ipFilter(options: IpFilterSetting): this {
+    this.ipFilterSetting = checkIpFilter(options, this.prefix === "" ? "the app" : `router ${this.prefix}`);
+    return this;
+  }
+
   /** Attaches a sub-router; its routes are registered under this router's prefix too. */
   includeRouter(router: RouterBase): this {
     if (router.parent) throw new Error("router is already included somewhere");
@@ -316,8 +329,10 @@ export class SubRouter<T extends AppTypes = NoAppTypes, Prefix extends string = 
    * `prefix` is kept as a literal type so that route handles (and `webfw/client`) know the full
    * path; with explicit type arguments give it too: `new SubRouter<{ router: R }, "/admin">(…)`.
    */
-  constructor(mainFile: string, options: { prefix?: Prefix } = {}) {
+  constructor(mainFile: string, options: { prefix?: Prefix; ipFilter?: IpFilterSetting } = {}) {
     super(options.prefix ?? "");
     this.mainFile = mainFile;
+    // Allow/deny lists for this router's routes (docs/client-address.md#ip-filters), checked now.
+    if (options.ipFilter !== undefined) this.ipFilter(options.ipFilter);
   }
 }

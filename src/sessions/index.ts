@@ -19,8 +19,11 @@ export interface SessionOptions {
   /** Default `/`. */
   path?: string;
   domain?: string;
-  /** Default false; set it in production (HTTPS). */
-  secure?: boolean;
+  /**
+   * Default false; set it in production (HTTPS). `"auto"`: `Secure` when the request came over
+   * HTTPS, its own or, behind `trustProxy`, the one the proxy reports (docs/client-address.md).
+   */
+  secure?: boolean | "auto";
   /** Default true: scripts cannot read the cookie. */
   httpOnly?: boolean;
   /** Default `Lax`. */
@@ -62,7 +65,7 @@ export function sessionMiddlewares(options: SessionOptions): MiddlewarePair {
     },
     after: (response, request) => {
       const session = request.session;
-      if (session !== null && session.backend === store) store.write(session, response);
+      if (session !== null && session.backend === store) store.write(session, response, request);
     },
   };
 }
@@ -76,7 +79,7 @@ export function commitSession(request: Request, response: Response): void {
   if (session === null || !(session.backend instanceof SessionStore)) {
     throw new Error("commitSession: sessions are not configured (call app.configureSessions first)");
   }
-  session.backend.write(session, response);
+  session.backend.write(session, response, request);
 }
 
 class SessionStore implements SessionBackend {
@@ -85,6 +88,8 @@ class SessionStore implements SessionBackend {
   private readonly maxAge: number | null;
   private readonly rolling: boolean;
   private readonly attributes: CookieOptions;
+  /** `secure: "auto"`: the attributes over HTTPS (`Secure`), chosen per request by its scheme. */
+  private readonly secureAttributes: CookieOptions | null;
 
   constructor(options: SessionOptions) {
     if (typeof options !== "object" || options === null)
@@ -105,6 +110,16 @@ class SessionStore implements SessionBackend {
       sameSite: options.sameSite ?? "Lax",
       partitioned: options.partitioned === true,
     };
+    const auto = options.secure === "auto";
+    if (options.secure !== undefined && typeof options.secure !== "boolean" && !auto)
+      throw new TypeError('sessions: secure must be true, false or "auto"');
+    if (auto && (this.attributes.sameSite === "None" || this.attributes.partitioned)) {
+      // Over plain HTTP such a cookie would have no Secure, which browsers refuse.
+      throw new TypeError(
+        'sessions: secure "auto" cannot go with sameSite None or partitioned; use secure: true',
+      );
+    }
+    this.secureAttributes = auto ? { ...this.attributes, secure: true } : null;
     // Bad names and attributes fail here, at configuration, rather than on the first response.
     serializeCookie(this.cookieName, "x", this.attributes);
     this.codec = new SessionCodec(keys, this.cookieName);
@@ -131,19 +146,23 @@ class SessionStore implements SessionBackend {
   }
 
   /** Sets or deletes the cookie as the session requires; at most once per request unless it changes again. */
-  write(session: Session, response: Response): void {
+  write(session: Session, response: Response, request: Request): void {
     if (session.accessed) appendVary(response.headers, "Cookie");
     if (session.committed && !session.modified) return;
+    const attributes =
+      this.secureAttributes !== null && request.url.scheme === "https"
+        ? this.secureAttributes
+        : this.attributes;
     const entries = session.load();
     if (session.modified && entries.size === 0) {
       if (session.hadCookie)
-        response.setCookie(this.cookieName, "", { ...this.attributes, maxAge: 0, expires: new Date(0) });
+        response.setCookie(this.cookieName, "", { ...attributes, maxAge: 0, expires: new Date(0) });
     } else if (session.modified || (this.rolling && entries.size > 0)) {
       const value = this.codec.encode(Object.fromEntries(entries), Date.now(), this.maxAge);
       response.setCookie(
         this.cookieName,
         value,
-        this.maxAge === null ? this.attributes : { ...this.attributes, maxAge: this.maxAge },
+        this.maxAge === null ? attributes : { ...attributes, maxAge: this.maxAge },
       );
     }
     session.modified = false;

@@ -1,3 +1,4 @@
+import { forwardedClient } from "../http/client-address.ts";
 import type { Request } from "../http/request.ts";
 import { absoluteUrl } from "../http/request-target.ts";
 import { logger } from "../log/logger.ts";
@@ -108,7 +109,12 @@ export class WorkerPool {
       id: this.nextId++,
       route,
       // A bare target (HTTP/1.0 without Host) is not a URL the Worker's `new Request` accepts.
-      url: absoluteUrl(request.raw.url),
+      // Behind a trusted proxy, the URL the client asked for (docs/client-address.md); a URL without
+      // a host (HTTP/1.0 without Host) stays the bare target the Worker makes absolute.
+      url:
+        forwardedClient(request.raw, request.server) === null || request.url.host === ""
+          ? absoluteUrl(request.raw.url)
+          : request.url.toString(),
       method: request.method,
       headers: [...request.headers.raw.entries()],
       body: request.bodyBytes,

@@ -20,6 +20,8 @@ const app = new Webfw(import.meta.path, {
   background: { maxConcurrent: 8, maxQueued: 100 },
   // Server-Timing on every answer (the server-timing row checks it; the other rows must not mind it).
   serverTiming: true,
+  // The suite's clients and balancer connect from loopback: trusted as the proxy (rows-client-address.ts).
+  trustProxy: ["127.0.0.1", "::1"],
 });
 // The two-machine run mode (combination.test.ts) shares a Redis: broadcasts, MCP sessions, rate limits.
 if (process.env.REDIS_URL) app.configureBroadcast({ redisUrl: process.env.REDIS_URL });

@@ -48,6 +48,7 @@ import {
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { CACHE_ROWS } from "./rows-cache.ts";
+import { CLIENT_ADDRESS_ROWS } from "./rows-client-address.ts";
 import { DX_ROWS } from "./rows-dx.ts";
 import { JOBS_ROWS } from "./rows-jobs.ts";
 import { ROWS as JWT_AUTH_ROWS } from "./rows-jwt-auth.ts";
@@ -1002,6 +1003,7 @@ export const FEATURES: Feature[] = [
   ...DX_ROWS,
   ...MCP_APPS_ROWS,
   ...JOBS_ROWS,
+  ...CLIENT_ADDRESS_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */

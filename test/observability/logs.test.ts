@@ -207,7 +207,7 @@ describe("text format: logfmt lines with the route, no trace id without tracing"
       if (!line) await Bun.sleep(50);
     }
     expect(line).toMatch(
-      /^time=\S+ level=INFO msg="GET \/users\/5 200" method=GET path=\/users\/5 route=\/users\/:id status=200 duration_ms=[\d.]+ request_id=\S+$/,
+      /^time=\S+ level=INFO msg="GET \/users\/5 200" method=GET path=\/users\/5 route=\/users\/:id status=200 duration_ms=[\d.]+ client=127\.0\.0\.1 request_id=\S+$/,
     );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Rate limiting with the in-memory store over real HTTP: exact counts at the
  * window edge, concurrent requests, the IETF headers, per-router and per-route
- * declarations, keys (address, trusted X-Forwarded-For, identity, function,
+ * declarations, keys (address, X-Forwarded-For behind the app's trustProxy, identity, function,
  * a function that throws), and the 429 through the app-global layers.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -162,8 +162,8 @@ describe("keys", () => {
   });
 
   test("trusted proxies: the nearest untrusted address of X-Forwarded-For is the client", async () => {
-    const app = new Webfw(import.meta.path);
-    app.rateLimit({ limit: 1, windowMs: 60_000, trustProxy: ["127.0.0.0/8", "10.0.0.0/8"] });
+    const app = new Webfw(import.meta.path, { trustProxy: ["127.0.0.0/8", "10.0.0.0/8"] });
+    app.rateLimit({ limit: 1, windowMs: 60_000 });
     app.get("/", () => "ok");
     const server = await serve(app);
     const get = (xff?: string) =>
@@ -182,11 +182,15 @@ describe("keys", () => {
     expect(await get("")).toBe(429); // 127.0.0.1 again
   });
 
-  test("bad trustProxy entries fail the start", async () => {
+  test("bad trustProxy entries fail at once; the old rateLimit trustProxy says where it went", async () => {
+    expect(() => new Webfw(import.meta.path, { trustProxy: ["10.0.0.0/33"] })).toThrow(/bad prefix length/);
     const app = new Webfw(import.meta.path);
-    app.rateLimit({ limit: 1, windowMs: 1_000, trustProxy: ["10.0.0.0/33"] });
-    app.get("/", () => "ok");
-    await expect(app.start({ port: 0 })).rejects.toThrow(/bad prefix length/);
+    // The option moved to the app (CHANGELOG): JavaScript callers get a TypeError naming the new spelling.
+    expect(() => app.rateLimit({ limit: 1, windowMs: 1_000, trustProxy: ["10.0.0.0/8"] } as never)).toThrow(
+      /trustProxy is now an app option/,
+    );
+    app.get("/", () => "ok", { rateLimit: { limit: 1, windowMs: 1_000, trustProxy: [] } as never });
+    await expect(app.start({ port: 0 })).rejects.toThrow(/trustProxy is now an app option/);
     const other = new Webfw(import.meta.path);
     other.get("/", () => "ok", { rateLimit: { limit: 0, windowMs: 1_000 } });
     await expect(other.start({ port: 0 })).rejects.toThrow(/limit must be a positive integer/);
