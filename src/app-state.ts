@@ -9,6 +9,7 @@
 import type { ResolvedBackgroundBounds } from "./background/bounds.ts";
 import type { FormLimits } from "./body/forms.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
+import type { ResponseCheckMode } from "./contracts/mode.ts";
 import type { CheckedCrossOrigin } from "./cross-origin/options.ts";
 import type { Request } from "./http/request.ts";
 import type { RouterEngine } from "./match/types.ts";
@@ -60,6 +61,8 @@ export interface AppConfig {
   etag: boolean;
   /** `Server-Timing` headers: always, only in development builds (`"dev"`), or never. */
   serverTiming: boolean | "dev";
+  /** Response contracts: what breaking a declared `responses` schema gets (docs/responses.md). */
+  responseCheck: ResponseCheckMode;
 }
 
 /** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */

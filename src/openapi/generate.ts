@@ -2,6 +2,7 @@ import type { AppState } from "../app-state.ts";
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { ArgSpec } from "../args/t.ts";
 import type { AuthenticationHandler, OpenApiSecurityScheme } from "../auth/handler.ts";
+import { responseDocOf } from "../contracts/declared.ts";
 import { PROBLEM_SCHEMA, PROBLEM_SCHEMA_NAME, problemContent } from "../problem/openapi.ts";
 import { patternParams, type RouteRecord } from "../router/route.ts";
 import type { RouterBase } from "../router/router-base.ts";
@@ -243,7 +244,7 @@ function routeResponses(
       );
     }
     responses[status] = responseObject(
-      doc,
+      responseDocOf(status, doc),
       registry,
       `${operationId}_${status}`,
       `${where} response ${status}`,

@@ -9,6 +9,7 @@ import { configureBackground } from "../background/tasks.ts";
 import { BodyBudget } from "../body/budget.ts";
 import type { CompressionLayer } from "../compression/index.ts";
 import { conditionalRoute, usesConditional } from "../conditional/index.ts";
+import { responseContract } from "../contracts/enforce.ts";
 import { planCrossOrigin } from "../cross-origin/plan.ts";
 import { Request } from "../http/request.ts";
 import { withAccessLog } from "../log/access-log.ts";
@@ -171,6 +172,9 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       label: `${route.method} ${route.path}`,
     });
     checkRouteOptions(route);
+    // Declared response schemas checked and stripped (src/contracts/): no wrapper, no cost, without them.
+    const contract = responseContract(route, app.config.responseCheck);
+    if (contract !== null) plan.handler = contract(plan.handler);
     plans.push(plan);
     // A path's 204/405 answers run the middlewares of its first route (its routers', its path's).
     if (!scopes.has(route.path)) scopes.set(route.path, { before: plan.before, after: plan.after });

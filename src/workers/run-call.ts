@@ -19,6 +19,7 @@ import type { AppState } from "../app-state.ts";
 import { Identity } from "../auth/identity.ts";
 import { tasksAfter } from "../background/after-response.ts";
 import { configureBackground, drainBackground } from "../background/tasks.ts";
+import { responseContract } from "../contracts/enforce.ts";
 import { Request } from "../http/request.ts";
 import { scopeOf, walkTree } from "../plan/tree.ts";
 import { markClientData } from "../response/client-data.ts";
@@ -57,8 +58,11 @@ export async function loadHandlers(app: AppState): Promise<LoadedApp> {
   // offloaded handler sees exactly the routerDependencies it would inline.
   const tree = walkTree(app);
   for (const { route, chain } of tree.routes) {
+    const handler = route.handler as (request: Request) => unknown;
+    // The response contract runs here, beside the handler, as on the main thread (src/contracts/).
+    const contract = responseContract(route, app.config.responseCheck);
     handlers.set(`${route.method} ${route.path}`, {
-      handler: route.handler as (request: Request) => unknown,
+      handler: contract === null ? handler : contract(handler),
       routerDependencies: scopeOf(tree, chain, route.path).routerDependencies,
     });
   }

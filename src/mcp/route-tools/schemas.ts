@@ -9,8 +9,9 @@
 import type { JsonSchema } from "../../args/json-schema.ts";
 import { type Direction, isStandardSchema, standardJsonSchema } from "../../args/standard-schema.ts";
 import { ArgSpec } from "../../args/t.ts";
+import { responseDocOf } from "../../contracts/declared.ts";
 import { isJsonMediaType, mediaType } from "../../http/media-type.ts";
-import type { SchemaSource } from "../../openapi/types.ts";
+import type { ResponseDoc, SchemaSource } from "../../openapi/types.ts";
 import { patternParams, type RouteRecord } from "../../router/route.ts";
 
 export type BodyPlan =
@@ -179,7 +180,7 @@ export function outputPlan(route: RouteRecord): OutputPlan | null {
     .filter((status) => SUCCESS.test(status))
     .sort()[0];
   if (key === undefined) return null;
-  const doc = responses[key];
+  const doc = responseDocOf(key, responses[key]) as string | ResponseDoc | undefined;
   if (typeof doc !== "object" || doc === null || doc.schema === undefined || !isJsonMedia(doc.contentType))
     return null;
   const schema = open(
