@@ -14,7 +14,11 @@
 import { z } from "zod";
 import { t, Webfw } from "../src/index.ts";
 
-const app = new Webfw(import.meta.path, { errors: "problem" });
+// `/docs` is Scalar's API reference here (docs/openapi.md): the contracts show as response schemas.
+const app = new Webfw(import.meta.path, {
+  errors: "problem",
+  openapi: { title: "Users API", docsUi: "scalar" },
+});
 
 /** A row as a database driver returns it: more columns than the API may show. */
 function userRow(id: number) {

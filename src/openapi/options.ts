@@ -1,7 +1,7 @@
 import { normalisePattern } from "../router/route.ts";
 import type { OpenApiOptions, ResolvedOpenApiOptions } from "./types.ts";
 
-const KEYS = new Set(["title", "version", "description", "document", "path", "docsPath"]);
+const KEYS = new Set(["title", "version", "description", "document", "path", "docsPath", "docsUi"]);
 
 /**
  * Checks the `openapi` app option at construction, so a typo fails at start
@@ -30,6 +30,7 @@ export function resolveOpenApiOptions(
     document: documentOption(given.document),
     path,
     docsPath,
+    docsUi: docsUiOption(given.docsUi),
   };
 }
 
@@ -47,6 +48,11 @@ function routePath(value: unknown, fallback: string, name: string): string {
   if (/[:*?#%]/.test(value))
     throw new TypeError(`openapi.${name} '${value}' must be a plain path (no ':', '*', '?', '#', '%')`);
   return normalisePattern(value);
+}
+
+function docsUiOption(value: unknown): "swagger" | "scalar" {
+  if (value === undefined || value === "swagger" || value === "scalar") return value ?? "swagger";
+  throw new TypeError(`openapi.docsUi must be "swagger" or "scalar", got ${JSON.stringify(value)}`);
 }
 
 function documentOption(value: unknown): Record<string, unknown> | string | undefined {
