@@ -47,6 +47,7 @@ import {
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { CONTRACTS_ROWS } from "./rows-contracts.ts";
 import { ROWS as JWT_AUTH_ROWS } from "./rows-jwt-auth.ts";
 import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
 import { RATE_LIMIT_ROWS } from "./rows-rate-limit.ts";
@@ -994,6 +995,7 @@ export const FEATURES: Feature[] = [
   ...MCP_HARDENING_ROWS,
   ...SECURE_HTTP_ROWS,
   ...JWT_AUTH_ROWS,
+  ...CONTRACTS_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
