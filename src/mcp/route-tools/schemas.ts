@@ -159,9 +159,10 @@ export interface OutputPlan {
 
 /**
  * `additionalProperties: false` removed everywhere. Validators write it on the output side because
- * parsing strips unknown keys, but webfw documents a response schema, it does not parse the handler's
- * value through it: a route that returns one field more than documented would otherwise be rejected by
- * clients that check `structuredContent` against `outputSchema` (the v2 SDK client does).
+ * parsing strips unknown keys. The response contract (docs/responses.md) strips them too, but not with
+ * `responseCheck: "off"` nor in mode "log" when the value breaks its schema: a route that returns one
+ * field more than documented would then be rejected by clients that check `structuredContent` against
+ * `outputSchema` (the v2 SDK client does).
  */
 function open(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(open);
