@@ -11,6 +11,8 @@ export {
 export { Identity } from "./auth/identity.ts";
 export { type JwtAlgorithm, JwtAuth, type JwtAuthOptions, type JwtClaims } from "./auth/jwt.ts";
 export type { Preconditions, ResourceValidators } from "./conditional/options.ts";
+export type { ResponseEntry, ResponseSchema } from "./contracts/declared.ts";
+export type { ResponseCheckMode } from "./contracts/mode.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CrossOriginOptions, CrossOriginSetting } from "./cross-origin/options.ts";
 export type { CookieOptions } from "./http/cookies.ts";
@@ -64,7 +66,6 @@ export {
 } from "./router/middleware.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
 export { SubRouter } from "./router/router-base.ts";
-export { timed, timing } from "./server-timing/index.ts";
 export {
   type ContentSecurityPolicyOptions,
   type CspSources,
@@ -74,6 +75,7 @@ export {
   type SecureHeadersOptions,
   type StrictTransportSecurityOptions,
 } from "./secure-headers/options.ts";
+export { timed, timing } from "./server-timing/index.ts";
 export {
   commitSession,
   type SecretKey,

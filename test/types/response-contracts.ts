@@ -4,9 +4,10 @@
  * schema's output, not by what its handler returns: the server sends only what the schema
  * declares. A wrong assertion fails to compile (`@ts-expect-error` fails when the line compiles).
  */
-import { z } from "zod";
+
 import { t, Webfw } from "webfw";
 import { client } from "webfw/client";
+import { z } from "zod";
 
 type Equals<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false;
 function assertType<_T extends true>(): void {}
