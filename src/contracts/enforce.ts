@@ -82,6 +82,7 @@ export function responseContract(
     else if (/^[1-5]XX$/i.test(status)) classes.set(Number(status[0]), compileSchema(schema));
   }
   if (exact.size === 0 && classes.size === 0) return null;
+  const constant = route.options.const === true;
   const checkFor = (status: number) => exact.get(status) ?? classes.get(Math.floor(status / 100));
 
   const mismatched = (request: Request, status: number, mismatch: ContractMismatch, count: number) => {
@@ -104,6 +105,12 @@ export function responseContract(
       const failed = (error: unknown): never => {
         if (!(error instanceof ContractMismatch)) throw error;
         mismatched(request, status, error, 1);
+        // A const route runs once, at start: its mismatch stops the start, saying why.
+        if (constant) {
+          throw new Error(
+            `${label}: its const answer does not match its declared response schema at '${error.path}' (expected ${error.expected})`,
+          );
+        }
         throw new HttpError(500, "Internal Server Error");
       };
       try {

@@ -169,6 +169,14 @@ describe("shapes, modes and what is left alone", () => {
   });
 });
 
+test("a const route that breaks its contract stops the start, naming the route and the path", async () => {
+  const app = new Webfw(import.meta.path);
+  app.get("/c", () => ({ id: "x" }), { const: true, responses: { 200: t.object({ id: t.int() }) } });
+  await expect(app.start({ port: 0, host: "127.0.0.1" })).rejects.toThrow(
+    "GET /c: its const answer does not match its declared response schema at 'id' (expected an integer)",
+  );
+});
+
 describe("the OpenAPI document reads the shorthand", () => {
   test("responses: { 200: schema } documents the schema", async () => {
     const app = new Webfw(import.meta.path);
