@@ -10,6 +10,7 @@ import type { ResolvedBackgroundBounds } from "./background/bounds.ts";
 import type { FormLimits } from "./body/forms.ts";
 import type { ResponseCache } from "./cache/response-cache.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
+import type { ResponseCheckMode } from "./contracts/mode.ts";
 import type { CheckedCrossOrigin } from "./cross-origin/options.ts";
 import type { ClientResolver } from "./http/client-address.ts";
 import type { Request } from "./http/request.ts";
@@ -64,6 +65,8 @@ export interface AppConfig {
   serverTiming: boolean | "dev";
   /** `trustProxy` and `proxyHeaders` resolved (docs/client-address.md); `null`: the socket's address. */
   client: ClientResolver | null;
+  /** Response contracts: what breaking a declared `responses` schema gets (docs/responses.md). */
+  responseCheck: ResponseCheckMode;
 }
 
 /** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */

@@ -9,6 +9,7 @@ import type * as ClientCall from "./client/call.ts";
 import type { RawCallInput } from "./client/call.ts";
 import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
 import { type CompressionOptions, resolveCompression } from "./compression/options.ts";
+import { type ResponseCheckMode, responseCheckMode } from "./contracts/mode.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { type CrossOriginSetting, checkCrossOriginSetting } from "./cross-origin/options.ts";
 import { type ProxyHeaders, resolveTrustProxy, type TrustProxy } from "./http/client-address.ts";
@@ -142,6 +143,12 @@ export interface WebfwOptions {
   proxyHeaders?: ProxyHeaders;
   /** Addresses and CIDR ranges allowed or denied on every route (docs/client-address.md#ip-filters); 403 before the body is read. */
   ipFilter?: IpFilterSetting;
+  /**
+   * Response contracts (docs/responses.md): what a handler's value that breaks its route's declared
+   * `responses` schema gets. `"fail"` (default): 500 and an error log; `"log"`: the log, and the
+   * value stripped to the schema is sent; `"off"`: nothing checked. Route option `responseCheck` overrides.
+   */
+  responseCheck?: ResponseCheckMode;
 }
 
 export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
@@ -224,6 +231,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       etag: options.etag === true,
       serverTiming: options.serverTiming ?? false,
       client: resolveTrustProxy(options.trustProxy, options.proxyHeaders),
+      responseCheck: responseCheckMode(options.responseCheck ?? "fail", "responseCheck"),
     };
     if (typeof options.etag !== "boolean" && options.etag !== undefined)
       throw new TypeError("etag must be true or false");

@@ -20,6 +20,8 @@ export {
 export type { CacheInvalidation, ResponseCache } from "./cache/response-cache.ts";
 export type { CacheEntry, CacheStore } from "./cache/store.ts";
 export type { Preconditions, ResourceValidators } from "./conditional/options.ts";
+export type { ResponseEntry, ResponseSchema } from "./contracts/declared.ts";
+export type { ResponseCheckMode } from "./contracts/mode.ts";
 export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
 export type { CrossOriginOptions, CrossOriginSetting } from "./cross-origin/options.ts";
 export { appDir } from "./embed/app-dir.ts";

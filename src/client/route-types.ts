@@ -10,6 +10,8 @@
  */
 
 import type { ArgsInput, ArgValue, BodyInput, Flat, RequiredArgs } from "../args/input-types.ts";
+import type { StandardSchemaV1 } from "../args/standard-schema.ts";
+import type { ArgSpec } from "../args/t.ts";
 import type { Renderable } from "../response/bodies.ts";
 import type { Response as WebfwResponse } from "../response/response.ts";
 import type { HttpMethod, JoinPath, PathParamsOf } from "../router/route.ts";
@@ -224,9 +226,35 @@ type Failures<S> = S extends number ? ClientFailure<S> : never;
 
 /** What a call to route `R` resolves to. */
 export type ClientResult<R> =
-  ShapeOf<R> extends { returns: infer Returns }
-    ? ClientSuccess<ClientData<Returns>> | Failures<ErrorStatusOf<R>>
+  ShapeOf<R> extends { returns: infer Returns; options: infer O }
+    ? ClientSuccess<SuccessData<O, Returns>> | Failures<ErrorStatusOf<R>>
     : never;
+
+/**
+ * The success data: the declared response schema's output when the route has one (the server
+ * sends exactly that, docs/responses.md "Response contracts"), else what the handler returns.
+ */
+type SuccessData<O, Returns> = [DeclaredData<O>] extends [never] ? ClientData<Returns> : DeclaredData<O>;
+
+/** The output of the schema declared for 200, else 201, else `2XX`; `never` when none is a `t` spec or Standard Schema. */
+type DeclaredData<O> = O extends { responses: infer Declared }
+  ? Declared extends { 200: infer E }
+    ? SchemaData<E>
+    : Declared extends { 201: infer E }
+      ? SchemaData<E>
+      : Declared extends { "2XX": infer E }
+        ? SchemaData<E>
+        : never
+  : never;
+
+type SchemaData<E> =
+  E extends ArgSpec<infer T>
+    ? Jsonify<T>
+    : E extends StandardSchemaV1<unknown, infer Out>
+      ? Jsonify<Out>
+      : E extends { schema: infer S }
+        ? SchemaData<S>
+        : never;
 
 // ---------------------------------------------------------------- WebSocket routes
 

@@ -9,6 +9,7 @@ import { assetResponse } from "./assets.ts";
 import { docsPage } from "./docs-page.ts";
 import { generateDocument } from "./generate.ts";
 import { openApiDisabledByEnv, resolveOpenApiOptions } from "./options.ts";
+import { scalarAssetResponse, scalarBundle, scalarPage } from "./scalar.ts";
 import type { ResolvedOpenApiOptions } from "./types.ts";
 
 export { generateDocument, openApiPath } from "./generate.ts";
@@ -31,7 +32,11 @@ export function openApiRoutes(app: AppState): RouteRecord[] {
   if (options === false || openApiDisabledByEnv()) return [];
   const { text, title } = documentFor(app, options);
   const assets = joinPath(options.docsPath, "assets");
-  const page = docsPage(title, options.path, assets);
+  // Swagger UI by default; Scalar with `docsUi: "scalar"` (its bundle is found now, so a missing package fails the start).
+  const scalar = options.docsUi === "scalar";
+  if (scalar) scalarBundle();
+  const page = (scalar ? scalarPage : docsPage)(title, options.path, assets);
+  const assetOf = scalar ? scalarAssetResponse : assetResponse;
   const taken = new Set(app.allRoutes().flatMap((route) => (route.method === "GET" ? [route.path] : [])));
 
   const routes: RouteRecord[] = [];
@@ -43,7 +48,7 @@ export function openApiRoutes(app: AppState): RouteRecord[] {
     options.docsPath,
     () => new globalThis.Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }),
   );
-  add(joinPath(assets, ":name"), (request) => assetResponse(request.pathParams.name as string, request.raw));
+  add(joinPath(assets, ":name"), (request) => assetOf(request.pathParams.name as string, request.raw));
   return routes;
 }
 

@@ -1,7 +1,16 @@
 import { normalisePattern } from "../router/route.ts";
 import type { OpenApiOptions, ResolvedOpenApiOptions } from "./types.ts";
 
-const KEYS = new Set(["title", "version", "description", "document", "servers", "path", "docsPath"]);
+const KEYS = new Set([
+  "title",
+  "version",
+  "description",
+  "document",
+  "servers",
+  "path",
+  "docsPath",
+  "docsUi",
+]);
 
 /**
  * Checks the `openapi` app option at construction, so a typo fails at start
@@ -31,6 +40,7 @@ export function resolveOpenApiOptions(
     servers: serversOption(given.servers),
     path,
     docsPath,
+    docsUi: docsUiOption(given.docsUi),
   };
 }
 
@@ -63,6 +73,11 @@ function serversOption(value: unknown): { url: string; description?: string }[] 
     );
   if (!valid) throw new TypeError("openapi.servers must be an array of { url, description? }");
   return value as { url: string; description?: string }[];
+}
+
+function docsUiOption(value: unknown): "swagger" | "scalar" {
+  if (value === undefined || value === "swagger" || value === "scalar") return value ?? "swagger";
+  throw new TypeError(`openapi.docsUi must be "swagger" or "scalar", got ${JSON.stringify(value)}`);
 }
 
 function documentOption(value: unknown): Record<string, unknown> | string | undefined {

@@ -6,6 +6,7 @@
  * (docs/openapi.md, "Responses").
  */
 import type { JsonSchema } from "../args/json-schema.ts";
+import { responseDocOf } from "../contracts/declared.ts";
 import { PROBLEM_SCHEMA, PROBLEM_SCHEMA_NAME, problemContent } from "../problem/openapi.ts";
 import type { RouteRecord } from "../router/route.ts";
 import { BODY_METHODS } from "./request-body.ts";
@@ -68,7 +69,7 @@ export function routeResponses(facts: RouteFacts, registry: SchemaRegistry): Rec
       );
     }
     responses[status] = responseObject(
-      doc,
+      responseDocOf(status, doc),
       registry,
       `${operationId}_${status}`,
       `${where} response ${status}`,

@@ -21,6 +21,11 @@ export interface OpenApiOptions {
   path?: string;
   /** Where the interactive reference is served (its assets live under `<docsPath>/assets/`). Default `/docs`. */
   docsPath?: string;
+  /**
+   * The interactive reference at `docsPath`: `"swagger"` (default, Swagger UI) or `"scalar"`
+   * (Scalar's API reference). Both are served from npm packages, with no CDN.
+   */
+  docsUi?: "swagger" | "scalar";
 }
 
 /** The options after validation: paths normalised, every field present or explicitly undefined. */
@@ -32,6 +37,7 @@ export interface ResolvedOpenApiOptions {
   servers: { url: string; description?: string }[] | undefined;
   path: string;
   docsPath: string;
+  docsUi: "swagger" | "scalar";
 }
 
 /** What a schema may be given as in `responses`: a `t` spec, a Standard Schema validator, or plain JSON Schema. */

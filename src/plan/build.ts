@@ -10,6 +10,7 @@ import { BodyBudget } from "../body/budget.ts";
 import { planCaches } from "../cache/plan.ts";
 import type { CompressionLayer } from "../compression/index.ts";
 import { conditionalRoute, usesConditional } from "../conditional/index.ts";
+import { responseContract } from "../contracts/enforce.ts";
 import { planCrossOrigin } from "../cross-origin/plan.ts";
 import { Request } from "../http/request.ts";
 import { planIpFilters } from "../ip-filter/plan.ts";
@@ -179,6 +180,9 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       label: `${route.method} ${route.path}`,
     });
     checkRouteOptions(route);
+    // Declared response schemas checked and stripped (src/contracts/): no wrapper, no cost, without them.
+    const contract = responseContract(route, app.config.responseCheck);
+    if (contract !== null) plan.handler = contract(plan.handler);
     plans.push(plan);
     // A path's 204/405 answers run the middlewares of its first route (its routers', its path's).
     if (!scopes.has(route.path)) scopes.set(route.path, { before: plan.before, after: plan.after });

@@ -37,7 +37,8 @@ class HtmlBody extends Renderable<string> {
   }
 }
 
-class JsonBody<T> extends Renderable<{ json: T }> {
+/** What `json()` returns; exported for the response check (src/contracts/enforce.ts), which reads `value`. */
+export class JsonBody<T> extends Renderable<{ json: T }> {
   constructor(
     readonly value: T,
     readonly status: number,

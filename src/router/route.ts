@@ -4,11 +4,12 @@ import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, InferArgs, RouteArgShape } from "../args/t.ts";
 import type { CacheSetting } from "../cache/options.ts";
 import type { ConditionalRouteOptions } from "../conditional/options.ts";
+import type { ResponseEntry } from "../contracts/declared.ts";
+import type { ResponseCheckMode } from "../contracts/mode.ts";
 import type { CrossOriginSetting } from "../cross-origin/options.ts";
 import type { Request } from "../http/request.ts";
 import type { IpFilterSetting } from "../ip-filter/options.ts";
 import type { RouteMcpOption } from "../mcp/route-tools/options.ts";
-import type { ResponseDoc } from "../openapi/types.ts";
 import type { RateLimitOptions } from "../rate-limit/options.ts";
 import type { SecureHeadersOptions } from "../secure-headers/options.ts";
 import type { AppTypes, NoAppTypes } from "./app-types.ts";
@@ -116,8 +117,14 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown>
   deprecated?: boolean;
   /** OpenAPI: leave the route out of the document (default true). */
   includeInSchema?: boolean;
-  /** OpenAPI: documented responses, status to a description or `{ description, contentType?, schema? }`. */
-  responses?: Record<string, string | ResponseDoc>;
+  /**
+   * Documented responses, status to a description, `{ description, contentType?, schema? }` or the
+   * schema itself. A `t` spec or Standard Schema for a status is also the route's response contract:
+   * the handler's value is checked and cut down to what it declares (docs/responses.md).
+   */
+  responses?: Record<string, ResponseEntry>;
+  /** What a value that breaks the declared response schema gets: `"fail"` (500), `"log"`, `"off"`. Default: the app's. */
+  responseCheck?: ResponseCheckMode;
   /**
    * Also expose this route as an MCP tool (`true`, or `{ name, title, description, annotations,
    * authRequired, scopes }`); `false` keeps it out of `app.mcp.exposeRoutes()` (docs/mcp.md).

@@ -19,6 +19,7 @@ import type { AppState } from "../app-state.ts";
 import { Identity } from "../auth/identity.ts";
 import { tasksAfter } from "../background/after-response.ts";
 import { configureBackground, drainBackground } from "../background/tasks.ts";
+import { responseContract } from "../contracts/enforce.ts";
 import { Request } from "../http/request.ts";
 import { jobsOf } from "../jobs/lookup.ts";
 import { scopeOf, walkTree } from "../plan/tree.ts";
@@ -59,9 +60,16 @@ export async function loadHandlers(app: AppState): Promise<LoadedApp> {
   // offloaded handler sees exactly the routerDependencies it would inline.
   const tree = walkTree(app);
   for (const { route, chain } of tree.routes) {
+    const handler = route.handler as (request: Request) => unknown;
+    // The response contract runs here, beside the handler, as on the main thread (src/contracts/).
+    const contract = responseContract(route, app.config.responseCheck);
     handlers.set(`${route.method} ${route.path}`, {
-      // The route's `status` option applies in the Worker too (src/response/default-status.ts).
-      handler: withDefaultStatus(route.handler as (request: Request) => unknown, route.options.status),
+      // The route's `status` option applies in the Worker too (src/response/default-status.ts); the
+      // response contract wraps it, beside the handler, as on the main thread (src/contracts/).
+      handler:
+        contract === null
+          ? withDefaultStatus(handler, route.options.status)
+          : contract(withDefaultStatus(handler, route.options.status)),
       routerDependencies: scopeOf(tree, chain, route.path).routerDependencies,
     });
   }

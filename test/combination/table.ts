@@ -49,6 +49,7 @@ import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { CACHE_ROWS } from "./rows-cache.ts";
 import { CLIENT_ADDRESS_ROWS } from "./rows-client-address.ts";
+import { CONTRACTS_ROWS } from "./rows-contracts.ts";
 import { DX_ROWS } from "./rows-dx.ts";
 import { JOBS_ROWS } from "./rows-jobs.ts";
 import { ROWS as JWT_AUTH_ROWS } from "./rows-jwt-auth.ts";
@@ -1004,6 +1005,7 @@ export const FEATURES: Feature[] = [
   ...MCP_APPS_ROWS,
   ...JOBS_ROWS,
   ...CLIENT_ADDRESS_ROWS,
+  ...CONTRACTS_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */

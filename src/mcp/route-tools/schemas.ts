@@ -9,8 +9,9 @@
 import type { JsonSchema } from "../../args/json-schema.ts";
 import { type Direction, isStandardSchema, standardJsonSchema } from "../../args/standard-schema.ts";
 import { ArgSpec } from "../../args/t.ts";
+import { responseDocOf } from "../../contracts/declared.ts";
 import { isJsonMediaType, mediaType } from "../../http/media-type.ts";
-import type { SchemaSource } from "../../openapi/types.ts";
+import type { ResponseDoc, SchemaSource } from "../../openapi/types.ts";
 import { patternParams, type RouteRecord } from "../../router/route.ts";
 
 export type BodyPlan =
@@ -158,9 +159,10 @@ export interface OutputPlan {
 
 /**
  * `additionalProperties: false` removed everywhere. Validators write it on the output side because
- * parsing strips unknown keys, but webfw documents a response schema, it does not parse the handler's
- * value through it: a route that returns one field more than documented would otherwise be rejected by
- * clients that check `structuredContent` against `outputSchema` (the v2 SDK client does).
+ * parsing strips unknown keys. The response contract (docs/responses.md) strips them too, but not with
+ * `responseCheck: "off"` nor in mode "log" when the value breaks its schema: a route that returns one
+ * field more than documented would then be rejected by clients that check `structuredContent` against
+ * `outputSchema` (the v2 SDK client does).
  */
 function open(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(open);
@@ -179,7 +181,7 @@ export function outputPlan(route: RouteRecord): OutputPlan | null {
     .filter((status) => SUCCESS.test(status))
     .sort()[0];
   if (key === undefined) return null;
-  const doc = responses[key];
+  const doc = responseDocOf(key, responses[key]) as string | ResponseDoc | undefined;
   if (typeof doc !== "object" || doc === null || doc.schema === undefined || !isJsonMedia(doc.contentType))
     return null;
   const schema = open(
