@@ -83,10 +83,12 @@ export interface RouterOptions<T extends AppTypes = NoAppTypes> {
  * defined in their own files; `new ApiRouter(import.meta.path, { prefix: "/notes" })` then types
  * every handler with the app's dependencies and claims, and keeps the prefix as a literal.
  */
-export type TypedSubRouter<T extends AppTypes> = new <const Prefix extends string = "">(
-  mainFile: string,
-  options?: SubRouterOptions<Prefix>,
-) => SubRouter<T, Prefix>;
+export interface TypedSubRouter<T extends AppTypes> {
+  new <const Prefix extends string = "">(
+    mainFile: string,
+    options?: SubRouterOptions<Prefix>,
+  ): SubRouter<T, Prefix>;
+}
 
 /**
  * Registration API shared by the app and sub-routers: routes, scoped
