@@ -47,6 +47,7 @@ import {
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { typesRows } from "./rows-types.ts";
 
 export const TOKEN = "combo-token";
 export const ORIGIN = "https://combo.example";
@@ -982,6 +983,7 @@ export const FEATURES: Feature[] = [
       expect(result.headers.get("x-task")).toBe("ada after the body");
     },
   },
+  ...typesRows,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
