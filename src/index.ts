@@ -67,6 +67,8 @@ export type {
 export { loadNative } from "./native/on-call.ts";
 export type { MetricsOptions } from "./observability/metrics-options.ts";
 export type { ProblemDetails, ProblemInit, ProblemIssue } from "./problem/details.ts";
+// Every type a route handle, a router, the app or a typed call carries (declaration emit, docs/typescript.md).
+export type * from "./public-types.ts";
 export { MemoryStore, type MemoryStoreOptions } from "./rate-limit/memory-store.ts";
 export type {
   RateLimitAlgorithm,

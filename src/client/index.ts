@@ -4,7 +4,7 @@
  */
 
 export type { ArgsInput } from "../args/input-types.ts";
-export type { RawCallInput } from "./call.ts";
+export type { FetchFunction, RawCallInput } from "./call.ts";
 export { ClientInputError } from "./call.ts";
 export {
   type Client,
@@ -12,6 +12,7 @@ export {
   client,
   type InProcessApp,
   type MethodCaller,
+  type SocketCaller,
   testClient,
 } from "./client.ts";
 export type { Jsonify } from "./json-type.ts";

@@ -26,6 +26,7 @@ import {
   HTTP_METHODS,
   type HttpMethod,
   type InferRouteArgs,
+  type JoinPath,
   joinPath,
   type NoAppTypes,
   type PathParamsOf,
@@ -64,8 +65,39 @@ export type RouteMethod<T extends AppTypes, M extends HttpMethod, Prefix extends
   options?: O,
 ) => Route<M, P, R, O, Prefix>;
 
+/** The options of a route registered without any (`app.get("/", handler)`). */
 // biome-ignore lint/complexity/noBannedTypes: no options given is exactly an empty object type
-type EmptyOptions = {};
+export type EmptyOptions = {};
+
+/** `new SubRouter(mainFile, options)`. */
+export interface SubRouterOptions<Prefix extends string = string> {
+  /** The path every route of the router is under (`"/api"`); kept as a literal type for `webfw/client`. */
+  prefix?: Prefix;
+  /** Addresses and CIDR ranges allowed or denied on this router's routes (docs/client-address.md#ip-filters). */
+  ipFilter?: IpFilterSetting;
+}
+
+/** `app.router(prefix, options)`: what the new router starts with, each the same as calling its method. */
+export interface RouterOptions<T extends AppTypes = NoAppTypes> {
+  /** Values its requests get as `request.routerDependencies` (as `router.inject(values)`). */
+  dependencies?: Partial<RouterDepsOf<T>> & object;
+  /** Authentication for its routes, overriding the app's (as `router.configureAuthentication(handler)`). */
+  authentication?: AuthenticationHandler<object>;
+  /** A rate limit for its routes (as `router.rateLimit(options)`, docs/rate-limiting.md). */
+  rateLimit?: RateLimitOptions | false;
+}
+
+/**
+ * `SubRouter.typed<AppTypes>()`: the `SubRouter` class with the app's types given once, for routers
+ * defined in their own files; `new ApiRouter(import.meta.path, { prefix: "/notes" })` then types
+ * every handler with the app's dependencies and claims, and keeps the prefix as a literal.
+ */
+export interface TypedSubRouter<T extends AppTypes> {
+  new <const Prefix extends string = "">(
+    mainFile: string,
+    options?: SubRouterOptions<Prefix>,
+  ): SubRouter<T, Prefix>;
+}
 
 /**
  * Registration API shared by the app and sub-routers: routes, scoped
@@ -228,6 +260,29 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
     return this;
   }
 
+  /**
+   * A new sub-router under `prefix`, already included here, typed like this router: its handlers see
+   * the app's declared dependencies and claims, and its route handles carry the whole path
+   * (`app.router("/api").get("/notes")` is `GET /api/notes` for `webfw/client`). docs/routing.md.
+   */
+  router<const P extends string, Outer extends string = Prefix>(
+    // The receiver's prefix is read from `this` (not from the class's `Prefix`) so that the class
+    // stays covariant in it: a router with a literal prefix still fits where any router is taken.
+    this: RouterBase<T, Outer>,
+    prefix: P,
+    options: RouterOptions<T> = {},
+  ): SubRouter<T, JoinPath<Outer, P>> {
+    const mainFile = (this as { mainFile?: unknown }).mainFile;
+    const child = new SubRouter<T, JoinPath<Outer, P>>(typeof mainFile === "string" ? mainFile : "", {
+      prefix: prefix as unknown as JoinPath<Outer, P>,
+    });
+    if (options.dependencies !== undefined) child.inject(options.dependencies);
+    if (options.authentication !== undefined) child.configureAuthentication(options.authentication);
+    if (options.rateLimit !== undefined) child.rateLimit(options.rateLimit);
+    this.includeRouter(child);
+    return child;
+  }
+
   /** Attaches a sub-router; its routes are registered under this router's prefix too. */
   includeRouter(router: RouterBase): this {
     if (router.parent) throw new Error("router is already included somewhere");
@@ -329,10 +384,19 @@ export class SubRouter<T extends AppTypes = NoAppTypes, Prefix extends string = 
    * `prefix` is kept as a literal type so that route handles (and `webfw/client`) know the full
    * path; with explicit type arguments give it too: `new SubRouter<{ router: R }, "/admin">(…)`.
    */
-  constructor(mainFile: string, options: { prefix?: Prefix; ipFilter?: IpFilterSetting } = {}) {
+  constructor(mainFile: string, options: SubRouterOptions<Prefix> = {}) {
     super(options.prefix ?? "");
     this.mainFile = mainFile;
     // Allow/deny lists for this router's routes (docs/client-address.md#ip-filters), checked now.
     if (options.ipFilter !== undefined) this.ipFilter(options.ipFilter);
+  }
+
+  /**
+   * This class with the app's types given once, for routers in their own files (docs/routing.md):
+   * `export const ApiRouter = SubRouter.typed<Api>()`, then `new ApiRouter(import.meta.path, { prefix: "/notes" })`.
+   * The same class at run time; only the type parameters are bound.
+   */
+  static typed<T extends AppTypes>(): TypedSubRouter<T> {
+    return SubRouter as unknown as TypedSubRouter<T>;
   }
 }

@@ -85,6 +85,7 @@ export class WebSocket<P extends Record<string, string> = Record<string, string>
   private cachedUrl: Url | null = null;
   private cachedQuery: QueryParams | null = null;
 
+  /** @internal Made for each connection by src/websocket/runtime.ts. */
   constructor(init: ConnectionInit<P, A>) {
     this.href = init.url;
     this.pathParams = init.pathParams;

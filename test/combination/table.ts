@@ -57,6 +57,7 @@ import { MCP_APPS_ROWS } from "./rows-mcp-apps.ts";
 import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
 import { RATE_LIMIT_ROWS } from "./rows-rate-limit.ts";
 import { SECURE_HTTP_ROWS } from "./rows-secure-http.ts";
+import { typesRows } from "./rows-types.ts";
 import { UPLOADS_BG_ROWS } from "./rows-uploads-bg.ts";
 
 export const TOKEN = "combo-token";
@@ -1006,6 +1007,7 @@ export const FEATURES: Feature[] = [
   ...JOBS_ROWS,
   ...CLIENT_ADDRESS_ROWS,
   ...CONTRACTS_ROWS,
+  ...typesRows,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
