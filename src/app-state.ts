@@ -10,6 +10,7 @@ import type { ResolvedBackgroundBounds } from "./background/bounds.ts";
 import type { FormLimits } from "./body/forms.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
 import type { CheckedCrossOrigin } from "./cross-origin/options.ts";
+import type { DashboardOption } from "./dashboard/options.ts";
 import type { Request } from "./http/request.ts";
 import type { RouterEngine } from "./match/types.ts";
 import type { ResolvedMetricsOptions } from "./observability/metrics-options.ts";
@@ -60,6 +61,8 @@ export interface AppConfig {
   etag: boolean;
   /** `Server-Timing` headers: always, only in development builds (`"dev"`), or never. */
   serverTiming: boolean | "dev";
+  /** The development dashboard (src/dashboard/options.ts): decided at build with `--dev`. */
+  dashboard: DashboardOption | undefined;
 }
 
 /** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */

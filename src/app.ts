@@ -9,6 +9,8 @@ import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts
 import { type CompressionOptions, resolveCompression } from "./compression/options.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { type CrossOriginSetting, checkCrossOriginSetting } from "./cross-origin/options.ts";
+import { dashboardMount } from "./dashboard/mount.ts";
+import { checkDashboardOption, type DashboardOption } from "./dashboard/options.ts";
 import { requestPath } from "./http/request-target.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
 import type { RouterEngine } from "./match/types.ts";
@@ -26,6 +28,7 @@ import type { ErrorFormat } from "./response/error-response.ts";
 import { withVisibleContentType } from "./response/plain-text.ts";
 import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
 import { Route } from "./router/route-handle.ts";
+import { captureRouteSources } from "./router/route-source.ts";
 import { RouterBase } from "./router/router-base.ts";
 import { resolveSecureHeaders, type SecureHeadersOptions } from "./secure-headers/options.ts";
 import type { FallbackHandler } from "./serve/fallback.ts";
@@ -116,6 +119,11 @@ export interface WebfwOptions {
    * about the server (docs/security.md). docs/observability.md.
    */
   serverTiming?: boolean | "dev";
+  /**
+   * The development dashboard at `/_webfw` (docs/dashboard.md): on under `--dev`; `true` or
+   * `{ path, auth }` also serves it in production, behind the app's authentication; `false` never.
+   */
+  dashboard?: DashboardOption;
 }
 
 export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
@@ -167,6 +175,9 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
     const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
     if (!Number.isSafeInteger(maxBodySize) || maxBodySize <= 0)
       throw new TypeError("maxBodySize must be a positive integer");
+    // Development features: the dashboard's route view shows where each route is registered.
+    if (options.dev === true || (options.dashboard !== undefined && options.dashboard !== false))
+      captureRouteSources();
     this.config = {
       router: options.router ?? "bun",
       maxBodySize,
@@ -191,6 +202,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       csrf: checkCrossOriginSetting(options.csrf ?? true, "csrf"),
       etag: options.etag === true,
       serverTiming: options.serverTiming ?? false,
+      dashboard: checkDashboardOption(options.dashboard),
     };
     if (typeof options.etag !== "boolean" && options.etag !== undefined)
       throw new TypeError("etag must be true or false");
@@ -203,10 +215,17 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
     }
+    const webSockets = webSocketMount(this.config.websocket, () => this.topicHub());
     this.mounts.push(
       openApiMount(this),
       this.mcpMount,
-      webSocketMount(this.config.websocket, () => this.topicHub()),
+      webSockets,
+      // Last: it sees every route the others added; its modules load only when it is on.
+      dashboardMount({
+        option: () => this.config.dashboard,
+        webSockets,
+        hub: () => this.topicHub(),
+      }),
     );
     registerApp(this);
   }

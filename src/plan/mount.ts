@@ -22,7 +22,13 @@ export interface Mount<E = unknown> {
    * then costs nothing). May be async, so that a feature loads its modules only when used. The returned value carries this build's state, so two builds of one
    * app (the in-process client and `start()`) never share it.
    */
-  prepare(tree: RouterTree): MountBuild<E> | null | Promise<MountBuild<E> | null>;
+  prepare(tree: RouterTree, build: BuildFacts): MountBuild<E> | null | Promise<MountBuild<E> | null>;
+}
+
+/** Start-time decisions a mount may depend on. */
+export interface BuildFacts {
+  /** A development build (`--dev` or the app's `dev` option). */
+  readonly dev: boolean;
 }
 
 export interface MountBuild<E = unknown> {
@@ -43,6 +49,8 @@ export interface MountContext {
   /** Const responses Bun serves by itself, by `METHOD pattern`: delete one to see its requests in JS. */
   readonly statics: Map<string, globalThis.Response>;
   readonly config: PipelineConfig;
+  /** What an earlier mount of this build exports (the dashboard reads the WebSocket runtime). */
+  mounted<E>(mount: Mount<E>): E | undefined;
   /**
    * Wraps a dispatcher as the build wraps every route's (access log, request ids, span, metrics);
    * `route` names it in spans, metrics and the access log.

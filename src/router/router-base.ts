@@ -33,6 +33,7 @@ import {
   validatePattern,
 } from "./route.ts";
 import { Route } from "./route-handle.ts";
+import { noteRouteSource } from "./route-source.ts";
 
 /** The `args` shape given in a route's options (none: no arguments). */
 export type ArgsOfOptions<O> = O extends { args: infer A extends RouteArgShape }
@@ -132,6 +133,7 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
         unknown
       >,
     });
+    noteRouteSource(this.routes[this.routes.length - 1] as object);
     return this;
   }
 
@@ -153,6 +155,7 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
       options,
     );
     this.websockets.push(route as unknown as WebSocketRoute);
+    noteRouteSource(route);
     return route;
   }
 
