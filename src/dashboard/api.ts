@@ -12,7 +12,7 @@ import type { SpanRecording } from "./spans.ts";
 
 export interface SocketSource {
   /** Open WebSocket connections of this process (their route and topic). */
-  connections(): { id: string; path: string; topic: string }[];
+  connections(): { id: string; path: string; topic: string; subscriptions: string[] }[];
   /** Topics with subscribers in this process: app.subscribe listeners. */
   hubTopics(): string[];
   hubSubscribers(topic: string): number;
@@ -76,9 +76,11 @@ export function socketsOf(api: DashboardApi): unknown {
   const connections = api.sockets.connections();
   const topics = new Map<string, { sockets: number; subscribers: number }>();
   for (const connection of connections) {
-    const entry = topics.get(connection.topic) ?? { sockets: 0, subscribers: 0 };
-    entry.sockets++;
-    topics.set(connection.topic, entry);
+    for (const topic of [connection.topic, ...connection.subscriptions]) {
+      const entry = topics.get(topic) ?? { sockets: 0, subscribers: 0 };
+      entry.sockets++;
+      topics.set(topic, entry);
+    }
   }
   for (const topic of api.sockets.hubTopics())
     topics.set(topic, topics.get(topic) ?? { sockets: 0, subscribers: 0 });

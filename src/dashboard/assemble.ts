@@ -63,6 +63,7 @@ export async function prepareDashboard(
           id: socket.id,
           path: socket.url.path,
           topic: socket.topic,
+          subscriptions: socket.subscriptions,
         })),
       hubTopics: () => input.hub().topicNames(),
       hubSubscribers: (topic) => input.hub().subscriberCount(topic),

@@ -330,7 +330,7 @@ export const DASHBOARD_JS = String.raw`"use strict";
         return el("tr", { "data-topic": topic.topic }, [el("td", { class: "mono", text: topic.topic }), el("td", { text: String(topic.subscribers) }), el("td", { text: String(topic.sockets) })]);
       }));
       $("#connections tbody").replaceChildren.apply($("#connections tbody"), sockets.connections.map(function (c) {
-        return el("tr", {}, [el("td", { class: "mono", text: c.id }), el("td", { class: "mono", text: c.path }), el("td", { class: "mono", text: c.topic })]);
+        return el("tr", {}, [el("td", { class: "mono", text: c.id }), el("td", { class: "mono", text: c.path }), el("td", { class: "mono", text: [c.topic].concat(c.subscriptions).join(", ") })]);
       }));
     });
   }

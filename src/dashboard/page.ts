@@ -40,7 +40,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <section id="view-routes" class="view"><table id="routes"><thead><tr><th>method</th><th>pattern</th><th>what runs, in order</th><th>auth</th><th>limits</th><th>offload</th><th>cache</th><th>timeout</th><th>source</th></tr></thead><tbody></tbody></table></section>
   <section id="view-charts" class="view"><p class="muted">Each second of the last two minutes, per route: requests, latency (p50, p95, p99 in ms) and errors (5xx).</p><div id="charts"></div></section>
   <section id="view-mcp" class="view"><div id="mcp"><p class="muted">Loading the app's MCP tools…</p></div></section>
-  <section id="view-sockets" class="view"><h3>Topics</h3><table id="topics"><thead><tr><th>topic</th><th>subscribers</th><th>WebSocket connections</th></tr></thead><tbody></tbody></table><h3>Connections</h3><table id="connections"><thead><tr><th>id</th><th>path</th><th>topic</th></tr></thead><tbody></tbody></table></section>
+  <section id="view-sockets" class="view"><h3>Topics</h3><table id="topics"><thead><tr><th>topic</th><th>subscribers</th><th>WebSocket connections</th></tr></thead><tbody></tbody></table><h3>Connections</h3><table id="connections"><thead><tr><th>id</th><th>path</th><th>topics</th></tr></thead><tbody></tbody></table></section>
   <section id="view-composer" class="view">
     <form id="composer">
       <div class="row"><select name="method"><option>GET</option><option>POST</option><option>PUT</option><option>PATCH</option><option>DELETE</option></select>
