@@ -21,7 +21,7 @@ import {
 import { describeRoutes, type RouteView } from "./describe-routes.ts";
 import { tapLogs } from "./log-tap.ts";
 import { DASHBOARD_WORKER_ENV, type ResolvedDashboard } from "./options.ts";
-import { DASHBOARD_CSS, DASHBOARD_HTML, DASHBOARD_JS } from "./page.ts";
+import { DASHBOARD_CSS, DASHBOARD_JS, dashboardHtml } from "./page.ts";
 import { RequestRecorder } from "./recorder.ts";
 import { Records, type SpanRecord } from "./records.ts";
 import { RouteStats } from "./route-stats.ts";
@@ -88,7 +88,7 @@ export async function prepareDashboard(
     });
   const asset = (body: string, type: string) => () =>
     new globalThis.Response(body, { headers: { "content-type": type, "cache-control": "no-store" } });
-  route("", asset(DASHBOARD_HTML, "text/html; charset=utf-8"));
+  route("", asset(dashboardHtml(base), "text/html; charset=utf-8"));
   route("/dashboard.js", asset(DASHBOARD_JS, "text/javascript; charset=utf-8"));
   route("/dashboard.css", asset(DASHBOARD_CSS, "text/css; charset=utf-8"));
   route("/api/info", () => infoOf(api));

@@ -26,8 +26,11 @@ export interface RouteView {
   kind: "http" | "websocket" | "built-in";
 }
 
-const nameOf = (fn: unknown): string =>
-  (typeof fn === "function" && fn.name !== "" ? fn.name : "anonymous").replace(/^bound /, "");
+/** A function's name, or `fallback` for an arrow function written inline. */
+const nameOf = (fn: unknown, fallback: string): string =>
+  typeof fn === "function" && fn.name !== "" ? fn.name.replace(/^bound /, "") : fallback;
+const names = (fns: readonly unknown[], kind: string): string[] =>
+  fns.map((fn, i) => nameOf(fn, `${kind} #${i + 1}`));
 
 export function describeRoutes(tree: RouterTree): RouteView[] {
   const views: RouteView[] = [];
@@ -42,10 +45,10 @@ export function describeRoutes(tree: RouterTree): RouteView[] {
     views.push({
       method: route.method,
       pattern: route.path,
-      handler: nameOf(route.handler),
+      handler: nameOf(route.handler, "handler"),
       source: routeSourceOf(route) ?? null,
-      before: plan.before.map(nameOf),
-      after: plan.after.map(nameOf),
+      before: names(plan.before, "before"),
+      after: names(plan.after, "after"),
       auth: plan.auth === null ? null : (plan.auth.constructor?.name ?? "authentication"),
       authRequired: plan.authRequired,
       rateLimit: describeLimit(route),
@@ -60,7 +63,7 @@ export function describeRoutes(tree: RouterTree): RouteView[] {
     views.push({
       method: "WS",
       pattern: route.path,
-      handler: nameOf(route.handler),
+      handler: nameOf(route.handler, "handler"),
       source: routeSourceOf(route) ?? null,
       before: [],
       after: [],

@@ -75,7 +75,10 @@ export const DASHBOARD_JS = String.raw`"use strict";
   function openRequest(id) {
     selected = id;
     rows.forEach(function (row, key) { row.classList.toggle("selected", key === id); });
-    return api("requests/" + encodeURIComponent(id)).then(renderDetail, function (error) {
+    return api("requests/" + encodeURIComponent(id)).then(function (request) {
+      // An answer for a request no longer selected (a quicker click since) is dropped.
+      if (selected === id) renderDetail(request);
+    }, function (error) {
       $("#detail").replaceChildren(el("p", { class: "muted", text: String(error.message) }));
     });
   }
@@ -188,6 +191,7 @@ export const DASHBOARD_JS = String.raw`"use strict";
     g.clearRect(0, 0, width, height);
     var max = 0;
     series.forEach(function (values) { values.forEach(function (v) { if (v > max) max = v; }); });
+    var shown = max;
     max = max || 1;
     g.strokeStyle = "#e3e5ea"; g.beginPath(); g.moveTo(0, height - 0.5); g.lineTo(width, height - 0.5); g.stroke();
     series.forEach(function (values, index) {
@@ -198,7 +202,7 @@ export const DASHBOARD_JS = String.raw`"use strict";
       });
       g.stroke();
     });
-    g.fillStyle = "#6b7280"; g.font = "11px system-ui"; g.fillText(label + " (max " + (Math.round(max * 100) / 100) + ")", 4, 11);
+    g.fillStyle = "#6b7280"; g.font = "11px system-ui"; g.fillText(label + " (max " + (Math.round(shown * 100) / 100) + ")", 4, 11);
   }
   function loadCharts() {
     api("stats?seconds=120").then(function (stats) {
@@ -213,7 +217,7 @@ export const DASHBOARD_JS = String.raw`"use strict";
         var rate = el("canvas"); var latency = el("canvas"); var failures = el("canvas");
         cards.append(el("div", { class: "card", "data-route": name }, [
           el("h4", { text: name }),
-          el("div", { class: "legend", text: total + " requests, " + errors + " errors in 2 min" }),
+          el("div", { class: "legend", text: total + (total === 1 ? " request, " : " requests, ") + errors + (errors === 1 ? " error" : " errors") + " in 2 min" }),
           rate, latency, failures,
           el("div", { class: "legend", text: "blue: requests/s · latency: p50 green, p95 orange, p99 red · errors/s" }),
         ]));

@@ -6,13 +6,14 @@
  */
 export { DASHBOARD_JS } from "./page-script.ts";
 
-export const DASHBOARD_HTML = `<!doctype html>
+/** The page; `base` is the dashboard's path (its script and styles are under it). */
+export const dashboardHtml = (base: string): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>webfw dashboard</title>
-<link rel="stylesheet" href="dashboard.css">
+<link rel="stylesheet" href="${base}/dashboard.css">
 </head>
 <body>
 <header>
@@ -51,7 +52,7 @@ export const DASHBOARD_HTML = `<!doctype html>
     <div id="composed"></div>
   </section>
 </main>
-<script src="dashboard.js"></script>
+<script src="${base}/dashboard.js"></script>
 </body>
 </html>
 `;
@@ -69,6 +70,7 @@ main { padding: 12px 16px; }
 .view { display: none; } .view.active { display: block; }
 .muted { color: var(--muted); }
 table { border-collapse: collapse; width: 100%; background: #fff; }
+td.mono { white-space: nowrap; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); }
 code, td.mono, .mono { font-family: ui-monospace, monospace; font-size: 12px; }
@@ -85,7 +87,7 @@ code, td.mono, .mono { font-family: ui-monospace, monospace; font-size: 12px; }
 .span .track { position: relative; height: 14px; background: #f3f4f7; }
 .span .bar { position: absolute; height: 14px; min-width: 2px; background: var(--accent); border-radius: 2px; }
 .span .bar.worker { background: #8e44ad; } .span .bar.mcp { background: #16a085; } .span .bar.error { background: var(--err); }
-.span .ms { position: absolute; right: 4px; top: -1px; font-size: 11px; color: var(--muted); }
+.span .ms { position: absolute; right: 4px; top: -1px; font-size: 11px; color: var(--muted); background: rgba(255,255,255,.85); padding: 0 3px; border-radius: 2px; }
 .logs { background: #15181e; color: #dfe3ea; padding: 8px; font: 12px/1.4 ui-monospace, monospace; white-space: pre-wrap; word-break: break-all; }
 .logs .ERROR { color: #ff8b7b; } .logs .WARNING { color: #ffd479; }
 .chain span { display: inline-block; background: #eef1f7; border-radius: 3px; padding: 0 5px; margin: 1px 2px; }

@@ -24,7 +24,9 @@ export function noteRouteSource(route: object): void {
     if (location === undefined) continue;
     const path = location.replace(/^file:\/\//, "");
     if (path.startsWith(FRAMEWORK)) continue;
-    sources.set(route, path);
+    // Relative to where the app was started, as an editor's "go to file" takes it.
+    const cwd = `${process.cwd()}/`;
+    sources.set(route, path.startsWith(cwd) ? path.slice(cwd.length) : path);
     return;
   }
 }

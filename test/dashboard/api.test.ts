@@ -24,7 +24,7 @@ describe("the dashboard of `webfw examples/showcase.ts --dev`", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await page.text();
-    expect(html).toContain('<script src="dashboard.js"></script>');
+    expect(html).toContain('<script src="/_webfw/dashboard.js"></script>');
     expect(html).not.toMatch(/https?:\/\//);
     const script = await fetch(`${dev.url}/_webfw/dashboard.js`);
     expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
