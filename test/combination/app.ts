@@ -20,6 +20,8 @@ const app = new Webfw(import.meta.path, {
   background: { maxConcurrent: 8, maxQueued: 100 },
   // Server-Timing on every answer (the server-timing row checks it; the other rows must not mind it).
   serverTiming: true,
+  // The dashboard row (rows-dashboard.ts): served in production too, behind the app's authentication.
+  dashboard: { path: "/f/dashboard", auth: true },
 });
 // The two-machine run mode (combination.test.ts) shares a Redis: broadcasts, MCP sessions, rate limits.
 if (process.env.REDIS_URL) app.configureBroadcast({ redisUrl: process.env.REDIS_URL });

@@ -47,6 +47,7 @@ import {
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { DASHBOARD_ROWS } from "./rows-dashboard.ts";
 import { DX_ROWS } from "./rows-dx.ts";
 import { ROWS as JWT_AUTH_ROWS } from "./rows-jwt-auth.ts";
 import { MCP_HARDENING_ROWS } from "./rows-mcp-hardening.ts";
@@ -996,6 +997,7 @@ export const FEATURES: Feature[] = [
   ...SECURE_HTTP_ROWS,
   ...JWT_AUTH_ROWS,
   ...DX_ROWS,
+  ...DASHBOARD_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
