@@ -309,21 +309,25 @@ export const DASHBOARD_JS = String.raw`"use strict";
       var lists = [caps.tools ? rpc("tools/list", {}) : null, caps.resources ? rpc("resources/list", {}) : null, caps.prompts ? rpc("prompts/list", {}) : null];
       return Promise.all(lists.map(function (p) { return p ? p.catch(function () { return null; }) : null; }));
     }).then(function (lists) {
-      var parts = [el("h3", { text: "Tools" })];
-      ((lists[0] && lists[0].tools) || []).forEach(function (tool) {
+      var none = function (items) { return items.length === 0 ? el("p", { class: "muted", text: "(none)" }) : null; };
+      var tools = (lists[0] && lists[0].tools) || [];
+      var resources = (lists[1] && lists[1].resources) || [];
+      var prompts = (lists[2] && lists[2].prompts) || [];
+      var parts = [el("h3", { text: "Tools" }), none(tools)];
+      tools.forEach(function (tool) {
         parts.push(callForm(tool.name, tool.description, tool.inputSchema, function (args) { return rpc("tools/call", { name: tool.name, arguments: args }); }));
       });
-      parts.push(el("h3", { text: "Resources" }));
-      ((lists[1] && lists[1].resources) || []).forEach(function (resource) {
+      parts.push(el("h3", { text: "Resources" }), none(resources));
+      resources.forEach(function (resource) {
         parts.push(callForm(resource.uri, resource.description || resource.name, null, function () { return rpc("resources/read", { uri: resource.uri }); }));
       });
-      parts.push(el("h3", { text: "Prompts" }));
-      ((lists[2] && lists[2].prompts) || []).forEach(function (prompt) {
+      parts.push(el("h3", { text: "Prompts" }), none(prompts));
+      prompts.forEach(function (prompt) {
         var schema = { properties: {}, required: [] };
         (prompt.arguments || []).forEach(function (arg) { schema.properties[arg.name] = { type: "string", description: arg.description }; if (arg.required) schema.required.push(arg.name); });
         parts.push(callForm(prompt.name, prompt.description, schema, function (args) { return rpc("prompts/get", { name: prompt.name, arguments: args }); }));
       });
-      box.replaceChildren.apply(box, parts);
+      box.replaceChildren.apply(box, parts.filter(function (part) { return part !== null; }));
     }).catch(function (error) { box.replaceChildren(el("p", { class: "s5", text: String(error.message || error) })); });
   }
 

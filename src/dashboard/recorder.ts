@@ -55,7 +55,7 @@ export class RequestRecorder {
   /** A span started in a request's async context: that request's trace. */
   traceStarted(traceId: string): void {
     const record = this.current.getStore();
-    if (record !== undefined && record.traceId === null) record.traceId = traceId;
+    if (record !== undefined) this.records.link(record, traceId);
   }
 
   /**

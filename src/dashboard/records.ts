@@ -111,18 +111,26 @@ export class Records {
     target.push({ level, line });
   }
 
-  span(span: SpanRecord): void {
-    let spans = this.traces.get(span.traceId);
-    if (spans === undefined) {
-      spans = [];
-      this.traces.set(span.traceId, spans);
-      // Traces of requests no longer kept (or never kept: a span with no request) are bounded too.
-      while (this.traces.size > this.bounds.requests * 2) {
-        const oldest = this.traces.keys().next().value as string;
-        this.traces.delete(oldest);
-      }
+  /** A span started in `record`'s work: its trace is kept with it (the first span links it). */
+  link(record: RequestRecord, traceId: string): void {
+    if (record.traceId !== null) return;
+    record.traceId = traceId;
+    if (this.traces.has(traceId)) return;
+    this.traces.set(traceId, []);
+    // Requests still running are not in the ring yet: their traces are bounded too.
+    while (this.traces.size > this.bounds.requests * 2) {
+      const oldest = this.traces.keys().next().value as string;
+      this.traces.delete(oldest);
     }
-    if (spans.length >= this.bounds.spansPerTrace) return;
+  }
+
+  /**
+   * A span ended. Kept only in the trace of a listed request (the dashboard's own requests, and
+   * work outside any request, leave nothing behind); a Worker's spans join their request's trace.
+   */
+  span(span: SpanRecord): void {
+    const spans = this.traces.get(span.traceId);
+    if (spans === undefined || spans.length >= this.bounds.spansPerTrace) return;
     spans.push(span);
     this.emit({ type: "span", span });
   }
