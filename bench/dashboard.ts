@@ -15,7 +15,11 @@ type Variant = (typeof VARIANTS)[number];
 
 async function measure(variant: Variant): Promise<number> {
   const options =
-    variant === "production" ? {} : variant === "dev, dashboard off" ? { dev: true, dashboard: false } : { dev: true };
+    variant === "production"
+      ? {}
+      : variant === "dev, dashboard off"
+        ? { dev: true, dashboard: false }
+        : { dev: true };
   const app = new Webfw(import.meta.path, { openapi: false, ...options });
   app.get("/hello/:name", ({ pathParams }) => `Hello, ${pathParams.name}!`);
   const server = await app.start({ port: 0, host: "127.0.0.1", accessLog: false, handleSignals: false });
@@ -46,6 +50,8 @@ if (only !== undefined) {
   console.log("| variant | µs/request | vs dev, dashboard off |");
   console.log("|---|---|---|");
   for (const row of rows) {
-    console.log(`| ${row.variant} | ${row.usPerRequest.toFixed(1)} | ${(row.usPerRequest - base >= 0 ? "+" : "") + (row.usPerRequest - base).toFixed(1)} µs |`);
+    console.log(
+      `| ${row.variant} | ${row.usPerRequest.toFixed(1)} | ${(row.usPerRequest - base >= 0 ? "+" : "") + (row.usPerRequest - base).toFixed(1)} µs |`,
+    );
   }
 }

@@ -20,9 +20,9 @@ export const DASHBOARD_ROWS: Feature[] = [
       expect(result.status).toBe(200);
       const routes = JSON.parse(result.body) as { method: string; pattern: string }[];
       expect(routes.length).toBeGreaterThan(10);
-      expect(routes.some((route) => route.pattern === featurePath("secure-headers") && route.method === "GET")).toBe(
-        true,
-      );
+      expect(
+        routes.some((route) => route.pattern === featurePath("secure-headers") && route.method === "GET"),
+      ).toBe(true);
     },
     skip: {
       "exception-handler": "the dashboard's API has no ?fail switch (it runs no application code)",
