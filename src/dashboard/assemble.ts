@@ -25,7 +25,7 @@ import { DASHBOARD_CSS, DASHBOARD_JS, dashboardHtml } from "./page.ts";
 import { RequestRecorder } from "./recorder.ts";
 import { Records, type SpanRecord } from "./records.ts";
 import { RouteStats } from "./route-stats.ts";
-import { addSpanSink, spanRecording } from "./spans.ts";
+import { addSpanSink, loadSpanModules, type SpanRecording, spanRecording } from "./spans.ts";
 import { SPAN_CHANNEL } from "./worker-spans.ts";
 
 export interface DashboardInput {
@@ -44,7 +44,9 @@ export async function prepareDashboard(
   const records = new Records();
   const stats = new RouteStats();
   const recorder = new RequestRecorder(records, stats);
-  const recording = await spanRecording();
+  // Loaded now, registered when a server listens: an in-process build (app.request) changes no global.
+  const spanModules = await loadSpanModules();
+  let recording: SpanRecording = { on: false, reason: "the server is not listening yet" };
   let server: Server<unknown> | null = null;
   let runtime: WebSocketRuntime | undefined;
   let mcpPath: string | null = null;
@@ -119,6 +121,7 @@ export async function prepareDashboard(
         listening: (listening) => {
           server = listening;
           untap = tapLogs(records, () => recorder.current.getStore());
+          recording = spanRecording(spanModules);
           if (!recording.on) return;
           unsink = addSpanSink({
             started: (traceId) => recorder.traceStarted(traceId),

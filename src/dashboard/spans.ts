@@ -37,14 +37,42 @@ const KINDS = ["internal", "server", "client", "producer", "consumer"];
 const STATUSES: SpanRecord["status"][] = ["unset", "ok", "error"];
 
 const sinks = new Set<SpanSink>();
-let registered: Promise<SpanRecording> | null = null;
+
+type Modules = [
+  typeof import("@opentelemetry/api"),
+  typeof import("@opentelemetry/sdk-trace"),
+  typeof import("@opentelemetry/core"),
+  typeof import("@opentelemetry/context-async-hooks"),
+];
+
+/** The SDK modules, loaded (a build does it before listening), or why they cannot be. */
+export type SpanModules = { modules: Modules } | { reason: string };
+
+let loading: Promise<SpanModules> | null = null;
+let registered: SpanRecording | null = null;
+
+/** Loads the SDK modules once per thread; registers nothing (an in-process build never listens). */
+export function loadSpanModules(): Promise<SpanModules> {
+  loading ??= Promise.all([
+    import("@opentelemetry/api"),
+    import("@opentelemetry/sdk-trace"),
+    import("@opentelemetry/core"),
+    import("@opentelemetry/context-async-hooks"),
+  ]).then(
+    (modules): SpanModules => ({ modules }),
+    (error: unknown): SpanModules => ({
+      reason: `the trace waterfall needs the optional packages @opentelemetry/sdk-trace, @opentelemetry/core and @opentelemetry/context-async-hooks (${(error as Error).message})`,
+    }),
+  );
+  return loading;
+}
 
 /**
- * Registers the in-memory provider, once per thread (the global provider can be set only once);
- * `{ on: false }` with the reason when it cannot.
+ * Registers the in-memory provider, once per thread (the global provider can be set only once),
+ * when a server with the dashboard starts listening; `{ on: false }` with the reason when it cannot.
  */
-export function spanRecording(): Promise<SpanRecording> {
-  registered ??= register();
+export function spanRecording(loaded: SpanModules): SpanRecording {
+  registered ??= "reason" in loaded ? { on: false, reason: loaded.reason } : register(loaded.modules);
   return registered;
 }
 
@@ -54,27 +82,7 @@ export function addSpanSink(sink: SpanSink): () => void {
   return () => sinks.delete(sink);
 }
 
-async function register(): Promise<SpanRecording> {
-  let modules: [
-    typeof import("@opentelemetry/api"),
-    typeof import("@opentelemetry/sdk-trace"),
-    typeof import("@opentelemetry/core"),
-    typeof import("@opentelemetry/context-async-hooks"),
-  ];
-  try {
-    modules = await Promise.all([
-      import("@opentelemetry/api"),
-      import("@opentelemetry/sdk-trace"),
-      import("@opentelemetry/core"),
-      import("@opentelemetry/context-async-hooks"),
-    ]);
-  } catch (error) {
-    return {
-      on: false,
-      reason: `the trace waterfall needs the optional packages @opentelemetry/sdk-trace, @opentelemetry/core and @opentelemetry/context-async-hooks (${(error as Error).message})`,
-    };
-  }
-  const [api, sdk, core, hooks] = modules;
+function register([api, sdk, core, hooks]: Modules): SpanRecording {
   const thread = threadId === 0 ? "main" : `worker ${threadId}`;
   const provider = new sdk.TracerProvider({
     spanProcessors: [

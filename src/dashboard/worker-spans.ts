@@ -4,7 +4,7 @@
  * share it), so a request's waterfall shows the Worker's part too (docs/dashboard.md).
  */
 import type { SpanRecord } from "./records.ts";
-import { addSpanSink, spanRecording } from "./spans.ts";
+import { addSpanSink, loadSpanModules, spanRecording } from "./spans.ts";
 
 export const SPAN_CHANNEL = "webfw.dashboard.spans";
 
@@ -12,7 +12,7 @@ export async function recordWorkerSpans(): Promise<void> {
   const channel = new BroadcastChannel(SPAN_CHANNEL);
   // A Worker must not be held open by the channel: the pool terminates it when it closes.
   (channel as unknown as { unref?: () => void }).unref?.();
-  if (!(await spanRecording()).on) return;
+  if (!spanRecording(await loadSpanModules()).on) return;
   addSpanSink({
     started: () => {},
     ended: (span: SpanRecord) => channel.postMessage(span),

@@ -77,6 +77,7 @@ describeWithProgram(CHROMIUM, "apt-get install -y chromium", "the dashboard in C
     for (const path of ["/todos", "/add?a=1&b=2", "/add?a=x", "/me", "/api/v1/version"])
       await fetch(`${dev.url}${path}`);
     await page.locator('#requests tr[data-id] >> text="/api/v1/version"').waitFor({ timeout: 1000 });
+    await page.waitForTimeout(1300); // the new rows' highlight fades
     await page.screenshot({ path: join(IMAGES, "dashboard-requests.png") });
   });
 
