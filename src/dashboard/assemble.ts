@@ -34,6 +34,26 @@ export interface DashboardInput {
   hub: () => TopicHub;
 }
 
+/** A route another feature added (its middlewares are the app-global ones, its rules its own). */
+function builtInView(method: string, pattern: string): RouteView {
+  return {
+    method,
+    pattern,
+    handler: "built-in",
+    source: null,
+    before: [],
+    after: [],
+    auth: null,
+    authRequired: false,
+    rateLimit: null,
+    offload: false,
+    cache: null,
+    timeoutMs: null,
+    mcp: false,
+    kind: "built-in",
+  };
+}
+
 export async function prepareDashboard(
   tree: RouterTree,
   _facts: BuildFacts,
@@ -51,11 +71,13 @@ export async function prepareDashboard(
   let runtime: WebSocketRuntime | undefined;
   let mcpPath: string | null = null;
   let routes: RouteView[] | null = null;
+  // Paths other features added (`/mcp`, `/docs`, `/metrics`), found in the table at install.
+  const builtIns: RouteView[] = [];
   const api: DashboardApi = {
     records,
     stats,
     routes: () => {
-      routes ??= describeRoutes(tree);
+      routes ??= [...describeRoutes(tree), ...builtIns];
       return routes;
     },
     spans: () => recording,
@@ -106,6 +128,13 @@ export async function prepareDashboard(
     install(context) {
       runtime = context.mounted(input.webSockets);
       mcpPath = context.table.has("/mcp") ? "/mcp" : null;
+      const own = new Set(tree.routes.map(({ route }) => `${route.method} ${route.path}`));
+      for (const { route } of tree.websockets) own.add(`GET ${route.path}`);
+      for (const [pattern, methods] of context.table) {
+        if (pattern === base || pattern.startsWith(`${base}/`)) continue;
+        for (const method of methods.keys())
+          if (!own.has(`${method} ${pattern}`)) builtIns.push(builtInView(method, pattern));
+      }
       // Every request must reach JavaScript to be listed: Bun would answer a const route by itself.
       context.statics.clear();
       for (const [pattern, methods] of context.table) {

@@ -168,11 +168,11 @@ export const DASHBOARD_JS = String.raw`"use strict";
         var chain = el("td", { class: "chain" });
         route.before.forEach(function (name) { chain.append(el("span", { text: name })); });
         if (route.auth) chain.append(el("span", { class: "auth", text: "auth " + route.auth + (route.authRequired ? " (required)" : "") }));
-        chain.append(el("span", { class: "handler", text: route.handler }));
+        chain.append(el("span", { class: "handler", text: route.kind === "built-in" ? "built-in (its feature's own checks)" : route.handler }));
         route.after.forEach(function (name) { chain.append(el("span", { text: name })); });
         tbody.append(el("tr", {}, [
           el("td", { text: route.method }), el("td", { class: "mono", text: route.pattern }), chain,
-          el("td", { text: route.auth ? (route.authRequired ? "required" : "optional") : "none" }),
+          el("td", { text: route.kind === "built-in" ? "its own" : route.auth ? (route.authRequired ? "required" : "optional") : "none" }),
           el("td", { text: route.rateLimit || "" }), el("td", { text: route.offload ? "Worker" : "" }),
           el("td", { text: route.cache || "" }), el("td", { text: route.timeoutMs ? route.timeoutMs + " ms" : "" }),
           el("td", { class: "mono", text: route.source || "" }),

@@ -129,6 +129,11 @@ describe("the dashboard of `webfw examples/showcase.ts --dev`", () => {
     expect((me.after as string[]).length).toBe(1);
     expect(routes.find((route) => route.pattern === "/health")?.cache).toBe("const (computed once)");
     expect(routes.find((route) => route.pattern === "/live")?.kind).toBe("websocket");
+    // What other features added: the MCP endpoint, the OpenAPI document.
+    expect(routes.find((route) => route.pattern === "/mcp" && route.method === "POST")?.kind).toBe(
+      "built-in",
+    );
+    expect(routes.some((route) => String(route.pattern).startsWith("/_webfw"))).toBe(false);
   });
 
   test("per-route charts count requests, latency and errors per second", async () => {
