@@ -28,7 +28,8 @@ export interface DashboardApi {
   /** `/mcp` when the app serves MCP. */
   mcpPath: () => string | null;
   base: string;
-  workers: number;
+  /** Handler Workers send their spans (`--workers N`). */
+  workerSpans: boolean;
 }
 
 const MAX_LIST = 500;
@@ -43,7 +44,7 @@ export function infoOf(api: DashboardApi): Record<string, unknown> {
     mcpPath: api.mcpPath(),
     spans: spans.on ? "on" : spans.reason,
     bounds: api.records.bounds,
-    workers: api.workers,
+    workerSpans: api.workerSpans,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Server } from "bun";
 import type { Request } from "../http/request.ts";
-import type { BuildFacts, Mount, MountBuild } from "../plan/mount.ts";
+import type { Mount, MountBuild } from "../plan/mount.ts";
 import type { RouterTree } from "../plan/tree.ts";
 import type { HttpMethod, RouteRecord } from "../router/route.ts";
 import type { TopicHub } from "../topics/hub.ts";
@@ -54,13 +54,18 @@ function builtInView(method: string, pattern: string): RouteView {
   };
 }
 
-export async function prepareDashboard(
-  tree: RouterTree,
-  _facts: BuildFacts,
-  input: DashboardInput,
-): Promise<MountBuild> {
+export async function prepareDashboard(tree: RouterTree, input: DashboardInput): Promise<MountBuild> {
   const { settings } = input;
   const base = settings.path;
+  // A route of the app under the dashboard's path would be shadowed without a word: refuse the start.
+  const taken = [...tree.routes, ...tree.websockets].find(
+    ({ route }) => route.path === base || route.path.startsWith(`${base}/`),
+  );
+  if (taken !== undefined) {
+    throw new Error(
+      `the dashboard's path ${base} is taken by the app's route ${taken.route.path}: set the dashboard option's path to another one`,
+    );
+  }
   const records = new Records();
   const stats = new RouteStats();
   const recorder = new RequestRecorder(records, stats);
@@ -95,7 +100,7 @@ export async function prepareDashboard(
     server: () => server,
     mcpPath: () => mcpPath,
     base,
-    workers: Number(process.env[DASHBOARD_WORKER_ENV] === "1"),
+    workerSpans: process.env[DASHBOARD_WORKER_ENV] === "1",
   };
   const streams = new LiveStreams();
   const own: RouteRecord[] = [];

@@ -22,7 +22,7 @@ export function dashboardMount(source: DashboardSource): Mount {
       const settings = resolveDashboard(source.option(), facts.dev);
       if (settings === null) return null;
       const { prepareDashboard } = await import("./assemble.ts");
-      return prepareDashboard(tree, facts, {
+      return prepareDashboard(tree, {
         settings,
         webSockets: source.webSockets,
         hub: source.hub,

@@ -91,6 +91,14 @@ describe("dashboard in production (`dashboard: true`)", () => {
     );
   });
 
+  test("a route of the app under the dashboard's path stops the start", async () => {
+    const app = new Webfw(import.meta.path, { dev: true });
+    app.get("/_webfw/mine", () => "mine");
+    await expect(app.start({ port: 0, host: "127.0.0.1" })).rejects.toThrow(
+      "the dashboard's path /_webfw is taken by the app's route /_webfw/mine",
+    );
+  });
+
   test("bad options are refused when the app is made", () => {
     expect(() => new Webfw(import.meta.path, { dashboard: { path: "no-slash" } })).toThrow(
       "dashboard.path must be",
