@@ -33,6 +33,8 @@ export interface DashboardApi {
 }
 
 const MAX_LIST = 500;
+/** Events waiting for a slow reader before its stream is closed (bounded memory). */
+const MAX_QUEUED_EVENTS = 1000;
 /** A comment line now and then keeps proxies from closing an idle stream. */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -106,6 +108,11 @@ export class LiveStreams {
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         const send = (text: string) => {
+          // A page that stopped reading is dropped rather than queued for without bound; it reconnects.
+          if ((controller.desiredSize ?? 0) < -MAX_QUEUED_EVENTS) {
+            close();
+            return;
+          }
           try {
             controller.enqueue(encoder.encode(text));
           } catch {

@@ -4,6 +4,7 @@
  * chart buckets; and the charts' per-second figures are right.
  */
 import { expect, test } from "bun:test";
+import { LiveStreams } from "../../src/dashboard/api.ts";
 import { Records, type SpanRecord } from "../../src/dashboard/records.ts";
 import { RouteStats } from "../../src/dashboard/route-stats.ts";
 
@@ -92,4 +93,17 @@ test("charts: one point a second, counts, errors and percentiles; old seconds ar
   now += 300_000;
   stats.add("GET /a", 200, 1);
   expect(stats.series(300)["GET /a"]?.reduce((sum, point) => sum + point.count, 0)).toBe(1);
+});
+
+test("a live stream whose reader stopped reading is closed, not queued for without bound", async () => {
+  const records = new Records();
+  const streams = new LiveStreams();
+  const response = streams.open(records);
+  for (let i = 0; i < 1500; i++) records.end(records.begin("GET", "/", "/"), 200, `id-${i}`, 1);
+  const text = await response.text(); // ends: the stream was closed past the bound
+  const events = text.split("event: request").length - 1;
+  expect(events).toBeGreaterThan(900);
+  expect(events).toBeLessThan(1100);
+  // Closed streams stop listening: later requests cost them nothing.
+  records.end(records.begin("GET", "/", "/"), 200, "late", 1);
 });
