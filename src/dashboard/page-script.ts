@@ -139,7 +139,8 @@ export const DASHBOARD_JS = String.raw`"use strict";
     }).catch(function (error) {
       if (signal.aborted) return;
       setStatus("disconnected (" + error.message + "), retrying…");
-      setTimeout(follow, 1000);
+      // The list is reloaded too: events sent while disconnected (a --dev restart) are not lost.
+      setTimeout(start, 1000);
     });
   }
   function handleEvent(block) {
@@ -160,6 +161,7 @@ export const DASHBOARD_JS = String.raw`"use strict";
   }
 
   // Routes: what runs around each, in order, as the planner built it.
+  function failed(error) { setStatus(String(error.message || error)); }
   function loadRoutes() {
     api("routes").then(function (routes) {
       var tbody = $("#routes tbody");
@@ -178,7 +180,7 @@ export const DASHBOARD_JS = String.raw`"use strict";
           el("td", { class: "mono", text: route.source || "" }),
         ]));
       });
-    });
+    }).catch(failed);
   }
 
   // Charts: requests, latency percentiles and errors per route, one point a second.
@@ -228,7 +230,7 @@ export const DASHBOARD_JS = String.raw`"use strict";
         });
       });
       box.replaceChildren(cards);
-    });
+    }).catch(failed);
   }
 
   // MCP: the app's tools, resources and prompts, through its own endpoint.
@@ -241,6 +243,10 @@ export const DASHBOARD_JS = String.raw`"use strict";
     if (params) message.params = params;
     if (!notification) message.id = ++rpcId;
     return fetch(app + info.mcpPath, { method: "POST", headers: headers, body: JSON.stringify(message) }).then(function (response) {
+      // The session ended (a --dev restart): a new one, then the call once more.
+      if (response.status === 404 && mcpSession && method !== "initialize") {
+        return mcpConnect().then(function () { return rpc(method, params, notification); });
+      }
       var session = response.headers.get("mcp-session-id");
       if (session) mcpSession = session;
       if (notification) return null;
@@ -340,7 +346,7 @@ export const DASHBOARD_JS = String.raw`"use strict";
       $("#connections tbody").replaceChildren.apply($("#connections tbody"), sockets.connections.map(function (c) {
         return el("tr", {}, [el("td", { class: "mono", text: c.id }), el("td", { class: "mono", text: c.path }), el("td", { class: "mono", text: [c.topic].concat(c.subscriptions).join(", ") })]);
       }));
-    });
+    }).catch(failed);
   }
 
   // Composer: sends a request to the app; its request id is filled back into the list.
@@ -389,7 +395,12 @@ export const DASHBOARD_JS = String.raw`"use strict";
       $("#requests tbody").replaceChildren(); rows.clear();
       list.slice().reverse().forEach(function (request) { addRequest(request, false); });
       follow();
-    }).catch(function (error) { setStatus(String(error.message) + (tokenInput.value ? "" : " (set Authorization?)")); });
+    }).catch(function (error) {
+      var refused = / 40[13]$/.test(String(error.message));
+      setStatus(String(error.message) + (refused && !tokenInput.value ? " (set Authorization?)" : refused ? "" : ", retrying…"));
+      // A server restarting (--dev) comes back; a refused credential waits for a new one.
+      if (!refused) setTimeout(start, 2000);
+    });
   }
   window.webfwDashboard = { openRequest: openRequest, show: show };
   start();

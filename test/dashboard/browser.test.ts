@@ -8,7 +8,7 @@
  * Needs `/usr/bin/chromium`; skipped with the reason printed without it, failing under CI=true.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { describeWithProgram } from "../helpers/system-program.ts";
@@ -166,6 +166,26 @@ describeWithProgram(CHROMIUM, "apt-get install -y chromium", "the dashboard in C
       ws.close();
     }
   });
+
+  test("after a --dev restart (a source file changed) the page reconnects and lists new requests", async () => {
+    await page.click('nav button[data-view="requests"]');
+    const before = await page.locator("#status").textContent();
+    // The reloader watches the app's folder: a touched file restarts the app in a new process.
+    const now = new Date();
+    utimesSync(join(import.meta.dir, "../../examples/showcase.ts"), now, now);
+    await page.waitForFunction(
+      (old) => {
+        const text = document.querySelector("#status")?.textContent ?? "";
+        return text.startsWith("live") && text !== old;
+      },
+      before,
+      { timeout: 20_000 },
+    );
+    const id = `after-restart-${Date.now()}`;
+    Bun.spawnSync(["curl", "-s", "-H", `x-request-id: ${id}`, `${dev.url}/hello/again`]);
+    // The reloader may restart more than once for one change: the page follows each restart.
+    await page.locator(`#requests tr[data-id="${id}"]`).waitFor({ timeout: 8000 });
+  }, 30_000);
 
   test("nothing was fetched from outside the app, and the page threw no error", () => {
     expect(outside).toEqual([]);

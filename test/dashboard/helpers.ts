@@ -1,5 +1,5 @@
 /** Starts an example with `webfw … --dev` (the real command line) and finds its URL. */
-import { REPO, testEnv } from "../cli/helpers.ts";
+import { freePort, REPO, testEnv } from "../cli/helpers.ts";
 
 export interface DevServer {
   url: string;
@@ -9,12 +9,17 @@ export interface DevServer {
 }
 
 export async function startDev(example: string, args: string[] = []): Promise<DevServer> {
-  const proc = Bun.spawn([process.execPath, "cli/webfw.ts", example, "--dev", "--port", "0", ...args], {
-    cwd: REPO,
-    env: testEnv(),
-    stdout: "ignore",
-    stderr: "pipe",
-  });
+  // A fixed port: after a --dev restart the app listens where the page expects it.
+  const port = freePort();
+  const proc = Bun.spawn(
+    [process.execPath, "cli/webfw.ts", example, "--dev", "--port", String(port), ...args],
+    {
+      cwd: REPO,
+      env: testEnv(),
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+  );
   let text = "";
   const decoder = new TextDecoder();
   const reader = proc.stderr.getReader();
