@@ -3,12 +3,14 @@
  * `webfw examples/showcase.ts --dev`: a curl request appears in the list within a second, opens to
  * its trace waterfall and log lines, an MCP tool called from the page's form reaches the app, the
  * composer's request id comes back into the list, and every view renders real data. Nothing is
- * fetched from outside the app. Screenshots go to docs/images/dashboard-*.png (docs/dashboard.md).
+ * fetched from outside the app. `UPDATE_SCREENSHOTS=1` writes the screenshots to
+ * docs/images/dashboard-*.png (docs/dashboard.md).
  *
  * Needs `/usr/bin/chromium`; skipped with the reason printed without it, failing under CI=true.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, utimesSync } from "node:fs";
+import { existsSync, mkdtempSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { describeWithProgram } from "../helpers/system-program.ts";
@@ -23,7 +25,11 @@ const FLAGS = [
   "--disable-component-update",
   "--no-first-run",
 ];
-const IMAGES = join(import.meta.dir, "../../docs/images");
+// `UPDATE_SCREENSHOTS=1` writes docs/images/dashboard-*.png (docs/dashboard.md); otherwise a temporary folder.
+const IMAGES =
+  process.env.UPDATE_SCREENSHOTS === "1"
+    ? join(import.meta.dir, "../../docs/images")
+    : mkdtempSync(join(tmpdir(), "webfw-dashboard-shots-"));
 
 describeWithProgram(CHROMIUM, "apt-get install -y chromium", "the dashboard in Chromium", () => {
   let dev: DevServer;
