@@ -72,6 +72,7 @@ app.post(
     const store = globalDependencies.todos as typeof todos;
     const todo = { id: nextId++, title: parsedBody.title, done: parsedBody.done };
     store.set(todo.id, todo);
+    app.publish("todos", JSON.stringify(todo));
     return [todo, 201];
   },
   { body: t.object({ title: t.str(), done: t.bool().default(false) }) },
@@ -101,6 +102,24 @@ api.inject({ release: "2026.11" });
 api.get("/version", ({ routerDependencies }) => ({ version: routerDependencies.release }));
 app.includeRouter(api);
 
+// An MCP tool on `POST /mcp` (docs/mcp.md): it adds a todo, and WebSocket clients of /live hear of it.
+app.mcp.tool(
+  ({ title }) => {
+    const todo = { id: nextId++, title, done: false };
+    todos.set(todo.id, todo);
+    app.publish("todos", JSON.stringify(todo));
+    return JSON.stringify(todo);
+  },
+  { name: "add_todo", description: "Add a todo", args: { title: t.str().describe("what to do") } },
+);
+
+// A WebSocket that hears of every new todo (topic `todos`).
+const live = app.websocket("/live", async (ws) => {
+  for await (const message of ws) await ws.sendText(String(message));
+});
+live.onConnect((ws) => ws.subscribe("todos"));
+
+// Under `--dev`, the development dashboard is at /_webfw (docs/dashboard.md).
 if (import.meta.main) {
   await app.start(); // logs `listening on <url>` (docs/cli.md, "The startup line")
 }

@@ -12,6 +12,7 @@ import type { ResponseCache } from "./cache/response-cache.ts";
 import type { ResolvedCompression } from "./compression/options.ts";
 import type { ResponseCheckMode } from "./contracts/mode.ts";
 import type { CheckedCrossOrigin } from "./cross-origin/options.ts";
+import type { DashboardOption } from "./dashboard/options.ts";
 import type { ClientResolver } from "./http/client-address.ts";
 import type { Request } from "./http/request.ts";
 import type { RouterEngine } from "./match/types.ts";
@@ -67,6 +68,8 @@ export interface AppConfig {
   client: ClientResolver | null;
   /** Response contracts: what breaking a declared `responses` schema gets (docs/responses.md). */
   responseCheck: ResponseCheckMode;
+  /** The development dashboard (src/dashboard/options.ts): decided at build with `--dev`. */
+  dashboard: DashboardOption | undefined;
 }
 
 /** Everything registered on an app: its router tree (it is the root) and the app-wide settings. */

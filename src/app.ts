@@ -12,6 +12,8 @@ import { type CompressionOptions, resolveCompression } from "./compression/optio
 import { type ResponseCheckMode, responseCheckMode } from "./contracts/mode.ts";
 import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { type CrossOriginSetting, checkCrossOriginSetting } from "./cross-origin/options.ts";
+import { dashboardMount } from "./dashboard/mount.ts";
+import { checkDashboardOption, type DashboardOption } from "./dashboard/options.ts";
 import { type ProxyHeaders, resolveTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { requestPath } from "./http/request-target.ts";
 import type { IpFilterSetting } from "./ip-filter/options.ts";
@@ -38,6 +40,7 @@ import type { ErrorFormat } from "./response/error-response.ts";
 import { withVisibleContentType } from "./response/plain-text.ts";
 import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
 import { Route } from "./router/route-handle.ts";
+import { captureRouteSources } from "./router/route-source.ts";
 import { RouterBase } from "./router/router-base.ts";
 import { resolveSecureHeaders, type SecureHeadersOptions } from "./secure-headers/options.ts";
 import type { FallbackHandler } from "./serve/fallback.ts";
@@ -149,6 +152,11 @@ export interface WebfwOptions {
    * value stripped to the schema is sent; `"off"`: nothing checked. Route option `responseCheck` overrides.
    */
   responseCheck?: ResponseCheckMode;
+  /**
+   * The development dashboard at `/_webfw` (docs/dashboard.md): on under `--dev`; `true` or
+   * `{ path, auth }` also serves it in production, behind the app's authentication; `false` never.
+   */
+  dashboard?: DashboardOption;
 }
 
 export type { ExceptionHandler, LifecycleHandler } from "./app-state.ts";
@@ -206,6 +214,9 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
     const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
     if (!Number.isSafeInteger(maxBodySize) || maxBodySize <= 0)
       throw new TypeError("maxBodySize must be a positive integer");
+    // Development features: the dashboard's route view shows where each route is registered.
+    if (options.dev === true || (options.dashboard !== undefined && options.dashboard !== false))
+      captureRouteSources();
     this.config = {
       router: options.router ?? "bun",
       maxBodySize,
@@ -232,6 +243,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       serverTiming: options.serverTiming ?? false,
       client: resolveTrustProxy(options.trustProxy, options.proxyHeaders),
       responseCheck: responseCheckMode(options.responseCheck ?? "fail", "responseCheck"),
+      dashboard: checkDashboardOption(options.dashboard),
     };
     if (typeof options.etag !== "boolean" && options.etag !== undefined)
       throw new TypeError("etag must be true or false");
@@ -246,11 +258,18 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
     }
     this.cache = new ResponseCache(options.cacheStore ?? null, () => this.broadcastConfig);
+    const webSockets = webSocketMount(this.config.websocket, () => this.topicHub());
     this.mounts.push(
       openApiMount(this),
       this.mcpMount,
-      webSocketMount(this.config.websocket, () => this.topicHub()),
+      webSockets,
       jobsMount(() => this.jobSystem),
+      // Last: it sees every route the others added; its modules load only when it is on.
+      dashboardMount({
+        option: () => this.config.dashboard,
+        webSockets,
+        hub: () => this.topicHub(),
+      }),
     );
     registerApp(this);
   }

@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import type { AppState } from "../app-state.ts";
 import { drainBackground } from "../background/tasks.ts";
+import { DASHBOARD_WORKER_ENV, resolveDashboard } from "../dashboard/options.ts";
 import { inDiscoverMode } from "../embed/directories.ts";
 import { warnEmbeddedWrites } from "../embed/embedded-writes.ts";
 import { logger } from "../log/logger.ts";
@@ -53,7 +54,15 @@ export async function startServer(app: AppState, options: StartOptions): Promise
   // TLS files are read before anything starts, so a bad path fails here with its name.
   const transport = await resolveTransport(options, plan?.flags);
   // Tracing and metrics (src/observability/): the SDK starts before the pool, whose Workers start theirs.
-  const telemetry = await startTelemetry(app, plan?.flags, plan?.role === "supervised-child");
+  // The dashboard (docs/dashboard.md) records spans in memory: tracing is on with it, and the
+  // handler Workers record theirs for it.
+  const dashboard = resolveDashboard(app.config.dashboard, start.dev) !== null;
+  if (dashboard && start.workers > 1) process.env[DASHBOARD_WORKER_ENV] = "1";
+  const telemetry = await startTelemetry(
+    dashboard ? { mainFile: app.mainFile, config: { tracing: true, metrics: app.config.metrics } } : app,
+    plan?.flags,
+    plan?.role === "supervised-child",
+  );
   // The pool's module loads only when there are Workers to run (idle memory, docs/performance.md).
   const pool =
     start.workers > 1

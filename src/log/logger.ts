@@ -41,6 +41,8 @@ export interface Logger {
   setLevel(level: LogLevel): void;
   setFormat(format: LogFormat): void;
   setSink(sink: LogSink): void;
+  /** Where lines go now (the dashboard taps it, src/dashboard/log-tap.ts). */
+  readonly sink: LogSink;
   /** True when an event at `level` would be written: check it before building costly fields. */
   enabled(level: LogLevel): boolean;
   log(level: LogLevel, msg: string, fields?: LogFields): void;
@@ -175,6 +177,9 @@ export function createLogger(
     },
     setSink(next) {
       write = next;
+    },
+    get sink() {
+      return write;
     },
     enabled: (lvl) => RANK[lvl] >= threshold,
     log,

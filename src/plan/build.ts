@@ -149,7 +149,8 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   // Features (OpenAPI, MCP, WebSockets, …) plug in here without this file naming them (src/plan/mount.ts).
   const mounts = app.mounts.filter((mount) => !options.disable?.has(mount.name));
   const builds: { mount: Mount; build: MountBuild | null }[] = [];
-  for (const mount of mounts) builds.push({ mount, build: await mount.prepare(tree) });
+  const facts = { dev: options.dev ?? app.config.dev };
+  for (const mount of mounts) builds.push({ mount, build: await mount.prepare(tree, facts) });
   const owned = [
     ...tree.routes,
     ...builds.flatMap(({ build }) => (build?.routes ?? []).map((route) => ({ route, chain: root }))),
@@ -258,8 +259,10 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
   const appFilters = ipFilters.filtersOf(root, null);
   // Answers no route gives (404, 405, static files) pass the app's filter too: a denied address gets 403.
   const appWrap: typeof wrap = (dispatcher, route) => wrap(ipFilters.apply(dispatcher, appFilters), route);
+  const exported = new Map<Mount<unknown>, unknown>();
   const context: MountContext = {
     tree,
+    mounted: <E>(mount: Mount<E>) => exported.get(mount) as E | undefined,
     table,
     statics,
     config,
@@ -279,7 +282,6 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       return compileRoute(plan, config);
     },
   };
-  const exported = new Map<Mount<unknown>, unknown>();
   const features: MountedFeature[] = [];
   for (const { mount, build } of builds) {
     const feature = build?.install?.(context) ?? null;

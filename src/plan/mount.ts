@@ -23,7 +23,13 @@ export interface Mount<E = unknown> {
    * then costs nothing). May be async, so that a feature loads its modules only when used. The returned value carries this build's state, so two builds of one
    * app (the in-process client and `start()`) never share it.
    */
-  prepare(tree: RouterTree): MountBuild<E> | null | Promise<MountBuild<E> | null>;
+  prepare(tree: RouterTree, build: BuildFacts): MountBuild<E> | null | Promise<MountBuild<E> | null>;
+}
+
+/** Start-time decisions a mount may depend on. */
+export interface BuildFacts {
+  /** A development build (`--dev` or the app's `dev` option). */
+  readonly dev: boolean;
 }
 
 export interface MountBuild<E = unknown> {
@@ -46,6 +52,8 @@ export interface MountContext {
   readonly config: PipelineConfig;
   /** The worker pool (`--workers N`), or `null`: features may run CPU-bound work on it (jobs). */
   readonly pool: WorkerPool | null;
+  /** What an earlier mount of this build exports (the dashboard reads the WebSocket runtime). */
+  mounted<E>(mount: Mount<E>): E | undefined;
   /**
    * Wraps a dispatcher as the build wraps every route's (access log, request ids, span, metrics);
    * `route` names it in spans, metrics and the access log.

@@ -36,6 +36,7 @@ import {
   validatePattern,
 } from "./route.ts";
 import { Route } from "./route-handle.ts";
+import { noteRouteSource } from "./route-source.ts";
 
 /** The `args` shape given in a route's options (none: no arguments). */
 export type ArgsOfOptions<O> = O extends { args: infer A extends RouteArgShape }
@@ -170,6 +171,7 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
         unknown
       >,
     });
+    noteRouteSource(this.routes[this.routes.length - 1] as object);
     return this;
   }
 
@@ -191,6 +193,7 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
       options,
     );
     this.websockets.push(route as unknown as WebSocketRoute);
+    noteRouteSource(route);
     return route;
   }
 

@@ -143,6 +143,11 @@ export class TopicHub {
     return iterator;
   }
 
+  /** Topics with in-process subscribers (the dashboard lists them). */
+  topicNames(): string[] {
+    return [...this.listeners.keys()];
+  }
+
   /** How many in-process subscribers a topic has (for tests and metrics). */
   subscriberCount(topic: string): number {
     return this.listeners.get(topic)?.size ?? 0;

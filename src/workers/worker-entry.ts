@@ -7,6 +7,7 @@
  * handlers when the pool closes (startup and shutdown are symmetric).
  */
 
+import { DASHBOARD_WORKER_ENV } from "../dashboard/options.ts";
 import { defaultServiceName, OTEL_WORKER_ENV } from "../observability/options.ts";
 import type { TopicHub } from "../topics/hub.ts";
 import type {
@@ -34,6 +35,10 @@ async function load(): Promise<ownCopy.LoadedApp> {
   if (process.env[OTEL_WORKER_ENV] === "1") {
     const { startOtelSdk } = await import("../observability/otel-sdk.ts");
     await startOtelSdk({ serviceName: defaultServiceName(mainFile) });
+  } else if (process.env[DASHBOARD_WORKER_ENV] === "1") {
+    // The main thread's dashboard shows this Worker's spans too (docs/dashboard.md).
+    const { recordWorkerSpans } = await import("../dashboard/worker-spans.ts");
+    await recordWorkerSpans();
   }
   await import(mainFile);
   const app = registeredApps().find((candidate) => candidate.mainFile === mainFile) ?? registeredApps()[0];

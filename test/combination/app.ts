@@ -22,6 +22,8 @@ const app = new Webfw(import.meta.path, {
   serverTiming: true,
   // The suite's clients and balancer connect from loopback: trusted as the proxy (rows-client-address.ts).
   trustProxy: ["127.0.0.1", "::1"],
+  // The dashboard row (rows-dashboard.ts): served in production too, behind the app's authentication.
+  dashboard: { path: "/f/dashboard", auth: true },
 });
 // The two-machine run mode (combination.test.ts) shares a Redis: broadcasts, MCP sessions, rate limits.
 if (process.env.REDIS_URL) app.configureBroadcast({ redisUrl: process.env.REDIS_URL });

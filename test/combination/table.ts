@@ -50,6 +50,7 @@ import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { CACHE_ROWS } from "./rows-cache.ts";
 import { CLIENT_ADDRESS_ROWS } from "./rows-client-address.ts";
 import { CONTRACTS_ROWS } from "./rows-contracts.ts";
+import { DASHBOARD_ROWS } from "./rows-dashboard.ts";
 import { DX_ROWS } from "./rows-dx.ts";
 import { JOBS_ROWS } from "./rows-jobs.ts";
 import { ROWS as JWT_AUTH_ROWS } from "./rows-jwt-auth.ts";
@@ -1008,6 +1009,7 @@ export const FEATURES: Feature[] = [
   ...CLIENT_ADDRESS_ROWS,
   ...CONTRACTS_ROWS,
   ...typesRows,
+  ...DASHBOARD_ROWS,
 ];
 
 /** The typed-client row's route; the row's client is typed from this handle (docs/client.md). */
