@@ -1,3 +1,8 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Browser globals: the package's declaration build (tsconfig.types.json, lib ESNext) then has the DOM
+// lib that tsconfig.json checks with; TypeScript (5.5+) does not copy these directives into the
+// emitted .d.ts, so users' globals are untouched.
 /**
  * The script of a template UI (`ui: { template }`), run by the browser inside
  * the host's iframe: the View side of the MCP Apps protocol, JSON-RPC over
