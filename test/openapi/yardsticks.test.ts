@@ -28,6 +28,27 @@ import {
 const TOOLS = ["prism", "redocly", "openapi-ts", "tsc"].filter((name) => !existsSync(bin(name)));
 const AUTH = { authorization: "Bearer secret-token" };
 const JSON_TYPE = { "content-type": "application/json" };
+
+/** The MCP endpoint of an app that serves one: initialize, the GET stream, DELETE. */
+const MCP_PROBES: Probe[] = [
+  {
+    method: "POST",
+    path: "/mcp",
+    headers: { ...JSON_TYPE, accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "probe", version: "1" },
+      },
+    }),
+  },
+  { method: "GET", path: "/mcp", headers: { accept: "text/event-stream" } },
+  { method: "DELETE", path: "/mcp" },
+];
 const FORM_TYPE = { "content-type": "application/x-www-form-urlencoded" };
 
 function multipart(fields: Record<string, string>, file?: [string, string], tags?: string[]): FormData {
@@ -102,6 +123,9 @@ const corpora: Record<string, { app: () => Webfw; probes: Probe[] }> = {
       { method: "GET", path: "/" },
       { method: "GET", path: "/hello/ada" },
       { method: "GET", path: "/index.html", redirect: true },
+      // A WebSocket route without the upgrade: 426, as documented.
+      { method: "GET", path: "/live" },
+      ...MCP_PROBES,
       { method: "GET", path: "/add?a=2&b=40" },
       { method: "GET", path: "/add?a=2" },
       { method: "GET", path: "/add?a=x", invalid: true },
@@ -218,23 +242,7 @@ const everythingProbes: Probe[] = [
   { method: "GET", path: "/anything?kind=xml", invalid: true },
   { method: "GET", path: "/limited" },
   { method: "GET", path: "/ws/echo" },
-  {
-    method: "POST",
-    path: "/mcp",
-    headers: { ...JSON_TYPE, accept: "application/json, text/event-stream" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "probe", version: "1" },
-      },
-    }),
-  },
-  { method: "GET", path: "/mcp", headers: { accept: "text/event-stream" } },
-  { method: "DELETE", path: "/mcp" },
+  ...MCP_PROBES,
 ];
 corpora["everything (text errors)"] = { app: () => everythingApp("text"), probes: everythingProbes };
 corpora["everything (problem details)"] = { app: () => everythingApp("problem"), probes: everythingProbes };
