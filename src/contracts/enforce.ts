@@ -17,6 +17,7 @@ import { ArgSpec } from "../args/t.ts";
 import type { Request } from "../http/request.ts";
 import { logger } from "../log/logger.ts";
 import { JsonBody, json, Renderable } from "../response/bodies.ts";
+import { isStatusPair } from "../response/convert.ts";
 import { HttpError } from "../response/errors.ts";
 import { Response } from "../response/response.ts";
 import type { RouteRecord } from "../router/route.ts";
@@ -156,18 +157,6 @@ export function responseContract(
 }
 
 const same = (body: unknown) => body;
-
-/** `[body, status]` as src/response/convert.ts reads it. */
-function isStatusPair(value: unknown[]): boolean {
-  const status = value[1];
-  return (
-    value.length === 2 &&
-    typeof status === "number" &&
-    Number.isInteger(status) &&
-    status >= 100 &&
-    status <= 599
-  );
-}
 
 /**
  * Whether the handler's value becomes a JSON body (src/response/convert.ts): plain objects,
