@@ -265,7 +265,9 @@ describe("docs/requests.md", () => {
     expect(() => t.float().parse(["NaN"], "f")).toThrow(ArgError);
     expect(t.list(t.str()).parse(undefined, "l")).toEqual([]);
     expect(t.optional(t.int()).fromJson(null, "o")).toBeUndefined();
-    expect(t.int().fromJson("5", "i")).toBe(5);
+    // JSON is taken as typed; text (form fields) converts.
+    expect(() => t.int().fromJson("5", "i")).toThrow(ArgError);
+    expect(t.int().fromJson("5", "i", true)).toBe(5);
     expect(t.dict().parse(['{"a":1}'], "d")).toEqual({ a: 1 });
     let thrown: unknown = null;
     try {
@@ -322,8 +324,10 @@ describe("docs/requests.md", () => {
     expect((await app.request("/users", post('{"name":'))).status).toBe(400);
     const root = await app.request("/users", post("[]"));
     expect((await root.json()).issues[0].path).toBe("");
-    const note = await app.request("/notes", post('{"title":"x","priority":"5","extra":1}'));
+    const note = await app.request("/notes", post('{"title":"x","priority":5,"extra":1}'));
     expect(await note.json()).toEqual({ title: "x", priority: 5, tags: [] });
+    const typedAsText = await app.request("/notes", post('{"title":"x","priority":"5"}'));
+    expect(typedAsText.status).toBe(422);
     const badNote = await app.request("/notes", post('{"priority":1.5,"tags":"a"}'));
     expect(badNote.status).toBe(422);
     expect((await badNote.json()).issues.map((issue: { path: string }) => issue.path)).toEqual([
