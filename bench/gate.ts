@@ -21,7 +21,15 @@
  * Needs valgrind and h2load (Debian: valgrind, nghttp2-client).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -222,6 +230,7 @@ if (values.update) {
     baseline.scenarios[name] = count;
     console.log(`${name}: ${count} instructions / request (was ${before ?? "none"})`);
   }
+  mkdirSync(join(import.meta.dir, "gate"), { recursive: true });
   writeFileSync(BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
   const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], {
     cwd: ROOT,
