@@ -263,7 +263,7 @@ for (const name of names) {
     continue;
   }
   let best = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < tries && best > base * (1 + baseline.tolerance); attempt++) {
+  for (let round = 0; round < tries && best > base * (1 + baseline.tolerance); round++) {
     best = Math.min(best, await attempt(name, baseline.warmup, baseline.requests));
   }
   const ratio = best / base;
