@@ -16,7 +16,7 @@
 export type { AppConfig, ExceptionHandler, LifecycleHandler } from "./app-state.ts";
 export type { BodyInput, SchemaOutput } from "./args/input-types.ts";
 export type { JsonSchema } from "./args/json-schema.ts";
-export type { StandardIssue, StandardResult } from "./args/standard-schema.ts";
+export type { Direction, StandardIssue, StandardResult } from "./args/standard-schema.ts";
 // Typed arguments: what `t.int()`, `t.str()`, `t.list()`, `t.object()` return.
 export type {
   ArgShape,
@@ -28,13 +28,31 @@ export type {
   RouteArgShape,
   StringArg,
 } from "./args/t.ts";
+// Options and resolved settings of the features added on 2026-11-27 (their option objects and what
+// `AppConfig` holds), so that a user's declaration emit can name them too.
+export type { JwksOptions } from "./auth/jwks.ts";
+export type { BackgroundBounds, ResolvedBackgroundBounds } from "./background/bounds.ts";
 export type { BackgroundTask } from "./background/tasks.ts";
 export type { FormLimits, ParsedForm, UploadedFile } from "./body/form-types.ts";
+export type { RedisSettings } from "./cache/response-cache.ts";
 // The in-process typed call (`app.request(handle, …)`).
 export type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
 export type { Encoding as CompressionEncoding } from "./compression/negotiate.ts";
 export type { CompressionOptions, ResolvedCompression } from "./compression/options.ts";
+export type { ConditionalRouteOptions } from "./conditional/options.ts";
+export type { CheckedCrossOrigin } from "./cross-origin/options.ts";
+export type { DashboardOption, DashboardSettings } from "./dashboard/options.ts";
+export type { ClientResolver } from "./http/client-address.ts";
+export type { IpBytes } from "./http/ip-address.ts";
 export type { RouterEngine } from "./match/types.ts";
+export type {
+  McpUi,
+  McpUiCsp,
+  McpUiPermission,
+  McpUiPermissions,
+  McpUiSettings,
+  McpUiVisibility,
+} from "./mcp/apps/options.ts";
 export type { Mcp } from "./mcp/index.ts";
 export type {
   ElicitInput,
@@ -72,11 +90,13 @@ export type {
   SubRouterOptions,
   TypedSubRouter,
 } from "./router/router-base.ts";
+export type { ResolvedSecureHeaders } from "./secure-headers/options.ts";
 export type { SessionBackend } from "./sessions/session.ts";
 export type { ServeDirectoryOptions } from "./static/serve-directory.ts";
 export type { SseBody } from "./stream/sse.ts";
 export type { TransportOptions } from "./transport/options.ts";
 export type { PemInput, TlsOptions } from "./transport/tls.ts";
+export type { ResolvedUploadBounds, UploadBounds } from "./uploads/bounds.ts";
 export type { UploadLimits } from "./uploads/limits.ts";
 export type { Part as UploadPart } from "./uploads/parts.ts";
 export type { ResolvedWebSocketOptions } from "./websocket/options.ts";
