@@ -1,7 +1,7 @@
 /**
  * The protocol engine: the official MCP SDK behind webfw's endpoint. This is
  * the only module that loads `@modelcontextprotocol/server` at run time, and
- * it is itself imported lazily (src/mcp/index.ts), so an app without MCP
+ * it is itself imported lazily (src/mcp/endpoint.ts), so an app without MCP
  * never loads the SDK. It receives requests the HTTP layer (src/mcp/http.ts)
  * has already checked, read and parsed, and answers them through sessions
  * (one SDK server + transport each) or, in stateless mode, a fresh server
