@@ -92,6 +92,6 @@ function describeLimit(route: RouteRecord): string | null {
 
 function describeCache(route: RouteRecord): string | null {
   if (route.options.const === true) return "const (computed once)";
-  const cache = (route.options as { cache?: unknown }).cache;
+  const cache = route.options.cacheResponses;
   return cache === undefined ? null : JSON.stringify(cache);
 }
