@@ -22,7 +22,7 @@ export type { CacheEntry, CacheStore } from "./cache/store.ts";
 export type { Preconditions, ResourceValidators } from "./conditional/options.ts";
 export type { ResponseEntry, ResponseSchema } from "./contracts/declared.ts";
 export type { ResponseCheckMode } from "./contracts/mode.ts";
-export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "./cors/index.ts";
+export type { CorsOptions, CorsOrigins } from "./cors/index.ts";
 export type { CrossOriginOptions, CrossOriginSetting } from "./cross-origin/options.ts";
 export { appDir } from "./embed/app-dir.ts";
 export type { ProxyHeaders, TrustProxy } from "./http/client-address.ts";
@@ -83,13 +83,7 @@ export { html, json, Renderable, type ServeFileOptions, serveFile, serveHtml } f
 export { BadRequestError, HttpError, ValidationError, WebSocketDisconnect } from "./response/errors.ts";
 export { type RedirectStatus, redirect } from "./response/redirect.ts";
 export { Response } from "./response/response.ts";
-export {
-  type AfterMiddleware,
-  type BeforeMiddleware,
-  installPair,
-  type MiddlewarePair,
-  type MiddlewareTarget,
-} from "./router/middleware.ts";
+export type { AfterMiddleware, BeforeMiddleware } from "./router/middleware.ts";
 export type { Handler, HttpMethod, PathParamsOf, RouteOptions } from "./router/route.ts";
 export { SubRouter } from "./router/router-base.ts";
 export {
@@ -109,7 +103,6 @@ export {
   type SessionData,
   type SessionOptions,
   SessionTooLargeError,
-  sessionMiddlewares,
 } from "./sessions/index.ts";
 export { type SseEvent, type SseOptions, sse } from "./stream/sse.ts";
 export { MustacheTemplate, TemplateInterface } from "./templating/index.ts";

@@ -7,7 +7,7 @@
  * (the router's CORS pair, or the app's in the CORS layer), whatever layer or run mode is around.
  */
 import { expect } from "bun:test";
-import { allowCors, RedisStore, type Request, SubRouter } from "../../src/index.ts";
+import { RedisStore, type Request, SubRouter } from "../../src/index.ts";
 import { type Feature, httpExchange } from "./table.ts";
 
 /** An origin only the row's SubRouter allows (the CORS layer allows table.ts's ORIGIN on the app). */
@@ -18,7 +18,7 @@ export const RATE_LIMIT_ROWS: Feature[] = [
     name: "rate-limit-sliding",
     register(app, ctx) {
       const router = new SubRouter(import.meta.path, { prefix: "/f" });
-      allowCors(router, { origins: [ROUTER_ORIGIN] });
+      router.cors({ origins: [ROUTER_ORIGIN] });
       router.get(
         "/rate-limit-sliding",
         (request) =>

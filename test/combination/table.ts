@@ -34,7 +34,6 @@ import {
   BearerGetter,
   HttpError,
   Identity,
-  installPair,
   RedisStore,
   type Request,
   type RouteOptions,
@@ -456,18 +455,16 @@ export const FEATURES: Feature[] = [
     },
   },
   {
-    // A before/after pair installed on a sub-router only (src/router/middleware.ts): the planner
-    // gives the route its router's middlewares after the app's, in every run mode.
+    // A before/after middleware pair on a sub-router only (what its cors() and sessions() install):
+    // the planner gives the route its router's middlewares after the app's, in every run mode.
     name: "router-pair",
     register(app, ctx) {
       const router = new SubRouter(import.meta.path, { prefix: "/f" });
-      installPair(router, {
-        before: (request) => {
-          request.state.pair = "before-ran";
-        },
-        after: (response) => {
-          response.headers.set("x-router-pair", "after-ran");
-        },
+      router.beforeRequest((request) => {
+        request.state.pair = "before-ran";
+      });
+      router.afterRequest((response) => {
+        response.headers.set("x-router-pair", "after-ran");
       });
       router.get(
         "/router-pair",
@@ -1143,7 +1140,7 @@ export const LAYERS: Layer[] = [
   {
     name: "sessions",
     install(app) {
-      app.configureSessions({ secretKey: SESSION_KEY });
+      app.sessions({ secretKey: SESSION_KEY });
       app.beforeRequest((request) => {
         const session = request.session;
         if (session) session.set("hits", (session.get("hits", 0) as number) + 1);
