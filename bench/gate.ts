@@ -94,8 +94,20 @@ const { values } = parseArgs({
     why: { type: "string" },
     tries: { type: "string", default: "3" },
     repeat: { type: "string", default: "2" },
+    help: { type: "boolean", short: "h" },
   },
 });
+if (values.help) {
+  console.log(`bun bench/gate.ts [options]   instructions per request (callgrind) against bench/gate/baseline.json
+
+  --only LIST       scenarios, comma-separated (${Object.keys(GATE_SCENARIOS).join(", ")})
+  --tries N         measurements of a scenario over the tolerance, lowest kept (default 3)
+  --update          measure and write the baseline (needs --why)
+  --why TEXT        the reason, written to bench/gate/CHANGES.md with the before/after table
+  --repeat N        runs per scenario with --update, lowest kept (default 2)
+  -h, --help`);
+  process.exit(0);
+}
 
 function need(program: string): void {
   if (spawnSync("sh", ["-c", `command -v ${program}`]).status !== 0) {

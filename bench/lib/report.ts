@@ -31,6 +31,8 @@ export interface Row {
   rssIdleMb?: number | null;
   rssMidMb?: number | null;
   rssEndMb?: number | null;
+  /** Start-up: median server CPU milliseconds to the first answer. */
+  startupCpuMs?: number | null;
   maxInterference: number;
   errors: number;
   problem?: string;
@@ -76,6 +78,7 @@ export function summarise(scenario: Scenario, samples: Sample[], unavailable?: s
       rssIdleMb: mb(median(mine.map((s) => s.rssIdleKb ?? Number.NaN))),
       rssMidMb: mb(median(mine.map((s) => s.rssMidKb ?? Number.NaN))),
       rssEndMb: mb(median(mine.map((s) => s.rssEndKb ?? Number.NaN))),
+      startupCpuMs: median(mine.map((s) => s.startupCpuMs ?? Number.NaN)),
       maxInterference: Math.max(0, ...mine.map((s) => s.interference)),
       errors: mine.reduce((sum, s) => sum + s.errors, 0),
       problem: failed?.error,
@@ -85,6 +88,10 @@ export function summarise(scenario: Scenario, samples: Sample[], unavailable?: s
   for (const row of rows) {
     if (scenario.kind === "rss") {
       row.ratio = row.rssIdleMb && base?.rssIdleMb ? row.rssIdleMb / base.rssIdleMb : null;
+    } else if (scenario.kind === "startup") {
+      // Milliseconds: lower is better, the ratio reads "× raw" as the RSS one does.
+      row.ratio = row.median !== null && base?.median ? row.median / base.median : null;
+      row.paired = pairedRatio(samples, row.variant, scenario.baseline);
     } else {
       row.ratio = row.median !== null && base?.median ? row.median / base.median : null;
       row.paired = pairedRatio(samples, row.variant, scenario.baseline);
@@ -175,6 +182,17 @@ export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
     value(results, "cpu", "webfw-workers2")?.healthP99Ms ?? null,
     (v) => v < 10,
   );
+  const webfw = "webfw-bun";
+  add("startup", "first answer ≤ 1.3 × raw", "bun", ratio("startup", webfw, "raw"), (v) => v <= 1.3);
+  add(
+    "startup",
+    "first answer ≤ Elysia (ratio ≤ 1)",
+    "bun",
+    ratio("startup", webfw, "elysia"),
+    (v) => v <= 1,
+  );
+  add("stack", "≥ Hono (ratio ≥ 1)", "bun", ratio("stack", webfw, "hono"), (v) => v >= 1);
+  add("stack", "≥ Elysia (ratio ≥ 1)", "bun", ratio("stack", webfw, "elysia"), (v) => v >= 1);
   add("ws", "≥ 0.9 × raw Bun WebSocket", "bun", ratio("ws", "webfw", "raw"), (v) => v >= 0.9);
   // Issue #18: the production features against webfw with nothing on (docs/performance.md), and, beside each,
   // against raw Bun.serve doing the same work by hand (bench/servers/raw.ts), which shows what Bun allows.
@@ -259,6 +277,16 @@ function tableFor(result: ScenarioResult, settings: Settings): string {
         `| ${row.label} | ${fmt(row.rssIdleMb, 1)} | ${fmt(row.rssMidMb, 1)} | ${fmt(row.rssEndMb, 1)} | ${fmt(row.ratio)} | ${fmt(loaded)} | ${note(row)} |`,
       );
     }
+  } else if (result.kind === "startup") {
+    lines.push(
+      `| variant | first answer (ms, median) | min–max | ratio vs ${result.baseline} | paired ratio (min–max) | server CPU to first answer (ms) | notes |`,
+      "|---|--:|--:|--:|--:|--:|---|",
+    );
+    for (const row of result.rows) {
+      lines.push(
+        `| ${row.label} | ${fmt(row.median, 1)} | ${fmt(row.min, 1)}–${fmt(row.max, 1)} | ${fmt(row.ratio)} | ${pairedText(row)} | ${fmt(row.startupCpuMs, 1)} | ${note(row)} |`,
+      );
+    }
   } else if (result.kind === "cpu") {
     lines.push(
       "| variant | /cpu req/s (median) | min–max | ratio vs webfw inline | paired ratio (min–max) | /health p99 (ms) | server cores | notes |",
@@ -294,7 +322,7 @@ export function markdown(report: Report): string {
     `Servers pinned to core 0 (the cpu and fast scenarios: cores 0,1), load generators to core 1; 127.0.0.1 only.`,
     `Settings: ${settings.repeat} repeats × ${settings.duration} s (warm-up ${settings.warmup} s), wrk -t1 -c${settings.connections}; ` +
       `cpu: -c${settings.cpuConnections}, ${int(settings.cpuIterations)} iterations/request; ` +
-      `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests.`,
+      `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests; startup: ${settings.startupRuns ?? "–"} spawns per sample.`,
     `Command: \`${report.command}\``,
     "",
     'Values are medians over the repeats; "ratio" divides medians (the targets use it). "paired ratio" is the',
