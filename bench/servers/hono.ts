@@ -1,9 +1,5 @@
 /** Hono (pinned in bench/package.json) on `Bun.serve`, idiomatic code for each scenario. */
-import { prometheus } from "@hono/prometheus";
 import { Hono } from "hono";
-import { getConnInfo } from "hono/bun";
-import { requestId } from "hono/request-id";
-import { rateLimiter } from "hono-rate-limiter";
 import { announce, benchPort, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
 
 const scenario = scenarioFromEnv();
@@ -38,7 +34,14 @@ switch (scenario) {
   case "stack": {
     // The production stack (docs/performance.md): Hono's own requestId middleware (echoes a sane
     // X-Request-Id, else a UUID), hono-rate-limiter's memory store keyed by the client address,
-    // never hit, and @hono/prometheus's request metrics with their /metrics route.
+    // never hit, and @hono/prometheus's request metrics with their /metrics route. Imported here
+    // only: the other scenarios (start-up above all) load Hono alone.
+    const [{ prometheus }, { getConnInfo }, { requestId }, { rateLimiter }] = await Promise.all([
+      import("@hono/prometheus"),
+      import("hono/bun"),
+      import("hono/request-id"),
+      import("hono-rate-limiter"),
+    ]);
     const { printMetrics, registerMetrics } = prometheus();
     app.use(requestId());
     app.use(
