@@ -94,9 +94,21 @@ const { values } = parseArgs({
     why: { type: "string" },
     tries: { type: "string", default: "3" },
     repeat: { type: "string", default: "2" },
+    env: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
+/** `--env A=1,B=2`: extra environment for every server (a prototype measured against the baseline). */
+const extraEnv: Record<string, string> = Object.fromEntries(
+  (values.env ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
+if (values.update && values.env) {
+  console.error("gate: --env measures a prototype; it cannot --update the baseline");
+  process.exit(2);
+}
 if (values.help) {
   console.log(`bun bench/gate.ts [options]   instructions per request (callgrind) against bench/gate/baseline.json
 
@@ -105,6 +117,8 @@ if (values.help) {
   --update          measure and write the baseline (needs --why)
   --why TEXT        the reason, written to bench/gate/CHANGES.md with the before/after table
   --repeat N        runs per scenario with --update, lowest kept (default 2)
+  --env A=1,B=2     extra environment for every server: a prototype (e.g. BENCH_JSON_READ=native)
+                    counted against the baseline, never written to it
   -h, --help`);
   process.exit(0);
 }
@@ -161,7 +175,13 @@ async function measure(name: string, warmup: number, requests: number): Promise<
       join(ROOT, "bench/servers", `${scenario.server}.ts`),
     ],
     {
-      env: { ...process.env, ...scenario.env, NODE_ENV: "production", BUN_JSC_useConcurrentJIT: "0" },
+      env: {
+        ...process.env,
+        ...scenario.env,
+        ...extraEnv,
+        NODE_ENV: "production",
+        BUN_JSC_useConcurrentJIT: "0",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

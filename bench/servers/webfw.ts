@@ -62,7 +62,11 @@ switch (scenario) {
     );
     break;
   case "json":
-    app.post("/json", (request) => request.json());
+    if (process.env.BENCH_JSON_READ === "native") {
+      // The prototype of docs/performance.md ("POST /json"): the body left to Bun (`body: "stream"`)
+      // and parsed by its native `Request.json()`, the framework's read and parse skipped.
+      app.post("/json", (request) => request.raw.json(), { body: "stream" });
+    } else app.post("/json", (request) => request.json());
     break;
   case "middleware":
     app.beforeRequest((request) => {
