@@ -46,7 +46,8 @@ import { resolveSecureHeaders, type SecureHeadersOptions } from "./secure-header
 import type { FallbackHandler } from "./serve/fallback.ts";
 import { checkedRule, type HeaderRule } from "./serve/header-rules.ts";
 import { checkTimeout } from "./serve/timeout.ts";
-import { configureSessions, type SessionOptions } from "./sessions/index.ts";
+import type * as SessionsModule from "./sessions/index.ts";
+import type { SessionOptions } from "./sessions/index.ts";
 import type * as StaticModule from "./static/serve-directory.ts";
 import type { ServeDirectoryOptions } from "./static/serve-directory.ts";
 import { resolveUploadBounds, type UploadBounds } from "./uploads/bounds.ts";
@@ -315,7 +316,9 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
    * before registering middlewares that read the session (docs/cookies-and-sessions.md).
    */
   configureSessions(options: SessionOptions): this {
-    configureSessions(this, options);
+    // Loaded on first use: an app without sessions does not pay for their modules at start
+    // (idle memory and start-up, docs/performance.md).
+    (require("./sessions/index.ts") as typeof SessionsModule).configureSessions(this, options);
     return this;
   }
 
