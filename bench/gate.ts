@@ -130,8 +130,11 @@ function need(program: string): void {
   }
 }
 
+/** Start-up under valgrind takes a minute on a quiet machine and several on a busy one (load 20 seen). */
+const START_LIMIT_MS = 600_000;
+
 async function waitForPort(file: string, exited: () => boolean): Promise<number> {
-  for (let i = 0; i < 1800 && !exited(); i++) {
+  for (let i = 0; i < START_LIMIT_MS / 100 && !exited(); i++) {
     const text = existsSync(file) ? readFileSync(file, "utf8") : "";
     const port = /"port":(\d+)/.exec(text)?.[1];
     if (port) return Number(port);
