@@ -94,8 +94,34 @@ const { values } = parseArgs({
     why: { type: "string" },
     tries: { type: "string", default: "3" },
     repeat: { type: "string", default: "2" },
+    env: { type: "string" },
+    help: { type: "boolean", short: "h" },
   },
 });
+/** `--env A=1,B=2`: extra environment for every server (a prototype measured against the baseline). */
+const extraEnv: Record<string, string> = Object.fromEntries(
+  (values.env ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
+if (values.update && values.env) {
+  console.error("gate: --env measures a prototype; it cannot --update the baseline");
+  process.exit(2);
+}
+if (values.help) {
+  console.log(`bun bench/gate.ts [options]   instructions per request (callgrind) against bench/gate/baseline.json
+
+  --only LIST       scenarios, comma-separated (${Object.keys(GATE_SCENARIOS).join(", ")})
+  --tries N         measurements of a scenario over the tolerance, lowest kept (default 3)
+  --update          measure and write the baseline (needs --why)
+  --why TEXT        the reason, written to bench/gate/CHANGES.md with the before/after table
+  --repeat N        runs per scenario with --update, lowest kept (default 2)
+  --env A=1,B=2     extra environment for every server: a prototype (e.g. BENCH_JSON_READ=native)
+                    counted against the baseline, never written to it
+  -h, --help`);
+  process.exit(0);
+}
 
 function need(program: string): void {
   if (spawnSync("sh", ["-c", `command -v ${program}`]).status !== 0) {
@@ -104,8 +130,11 @@ function need(program: string): void {
   }
 }
 
+/** Start-up under valgrind takes a minute on a quiet machine and several on a busy one (load 20 seen). */
+const START_LIMIT_MS = 600_000;
+
 async function waitForPort(file: string, exited: () => boolean): Promise<number> {
-  for (let i = 0; i < 1800 && !exited(); i++) {
+  for (let i = 0; i < START_LIMIT_MS / 100 && !exited(); i++) {
     const text = existsSync(file) ? readFileSync(file, "utf8") : "";
     const port = /"port":(\d+)/.exec(text)?.[1];
     if (port) return Number(port);
@@ -149,7 +178,13 @@ async function measure(name: string, warmup: number, requests: number): Promise<
       join(ROOT, "bench/servers", `${scenario.server}.ts`),
     ],
     {
-      env: { ...process.env, ...scenario.env, NODE_ENV: "production", BUN_JSC_useConcurrentJIT: "0" },
+      env: {
+        ...process.env,
+        ...scenario.env,
+        ...extraEnv,
+        NODE_ENV: "production",
+        BUN_JSC_useConcurrentJIT: "0",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { Webfw } from "../src/app.ts";
 import { extractTree, revisionBeforeObservability } from "./lib/before-tree.ts";
 import { calibrate } from "./lib/cpu-work.ts";
-import { launch, measure, measureRss, type Sample, type Settings } from "./lib/measure.ts";
+import { launch, measure, measureRss, measureStartup, type Sample, type Settings } from "./lib/measure.ts";
 import type { RunningServer } from "./lib/proc.ts";
 import { checkTargets, markdown, type Report, rankEngines, summarise } from "./lib/report.ts";
 import { SCENARIOS, type Scenario } from "./lib/scenarios.ts";
@@ -36,6 +36,7 @@ const HELP = `bun run bench [options]
   --ws-connections N     WebSocket connections (default 16)
   --ws-window N          messages in flight per WebSocket (default 4)
   --rss-requests N       requests for the RSS-growth check (default 200000; the target says 1000000)
+  --startup-runs N       server spawns per start-to-first-answer sample, median kept (default 5)
   --noise F              re-measure a sample when other processes used more than F of the CPU (default 0.1)
   --retries N            re-measurements of a noisy sample (default 2)
   --quiet-wait S         wait up to S seconds for the machine to be quiet before each sample (default 20)
@@ -64,6 +65,7 @@ function parse() {
       "ws-connections": { type: "string", default: "16" },
       "ws-window": { type: "string", default: "4" },
       "rss-requests": { type: "string", default: "200000" },
+      "startup-runs": { type: "string", default: "5" },
       noise: { type: "string", default: "0.1" },
       retries: { type: "string", default: "2" },
       "quiet-wait": { type: "string", default: "20" },
@@ -130,6 +132,7 @@ const settings: Settings = {
   wsConnections: num("ws-connections", opts["ws-connections"], 1),
   wsWindow: num("ws-window", opts["ws-window"], 1),
   rssRequests: num("rss-requests", opts["rss-requests"], 2),
+  startupRuns: num("startup-runs", opts["startup-runs"], 1),
   noise: num("noise", opts.noise, 0, false),
   retries: num("retries", opts.retries, 0),
   quietWaitSeconds: num("quiet-wait", opts["quiet-wait"], 0),
@@ -244,11 +247,12 @@ for (const scenario of scenarios) {
     console.log(`ws: not available (${wsUnavailable})`);
     continue;
   }
-  if (scenario.kind === "rss") {
-    // RSS needs a fresh process per sample (idle memory first).
+  if (scenario.kind === "rss" || scenario.kind === "startup") {
+    // RSS and start-up need a fresh process per sample (idle memory first; the spawn is what is timed).
+    const take = scenario.kind === "rss" ? measureRss : measureStartup;
     for (let repeat = 0; repeat < settings.repeat; repeat++) {
       for (const variant of rotated(scenario.variants, repeat)) {
-        record(await sampleWithRetries(() => measureRss(scenario, variant, settings, repeat)));
+        record(await sampleWithRetries(() => take(scenario, variant, settings, repeat)));
       }
     }
     continue;
@@ -290,6 +294,10 @@ function describe(s: Sample): string {
   const noise = `${Math.round(s.interference * 100)}% elsewhere${s.attempts > 1 ? `, attempt ${s.attempts}` : ""}`;
   if (s.rssIdleKb !== undefined) {
     return `${head} RSS idle ${(s.rssIdleKb / 1024).toFixed(1)} MB, mid ${((s.rssMidKb ?? 0) / 1024).toFixed(1)} MB, end ${((s.rssEndKb ?? 0) / 1024).toFixed(1)} MB (${noise})`;
+  }
+  if (s.startupCpuMs !== undefined) {
+    const runs = (s.startupRunsMs ?? []).map((ms) => ms.toFixed(1)).join(", ");
+    return `${head} first answer ${s.value?.toFixed(1)} ms (runs ${runs}), server CPU ${s.startupCpuMs.toFixed(1)} ms (${noise})`;
   }
   const health = s.healthP99Ms !== undefined ? `, /health p99 ${s.healthP99Ms?.toFixed(1)} ms` : "";
   const use =

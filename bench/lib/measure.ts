@@ -18,6 +18,8 @@ export interface Settings {
   wsConnections: number;
   wsWindow: number;
   rssRequests: number;
+  /** Spawns per start-up sample (its median is the sample). */
+  startupRuns: number;
   /** A sample where other processes took more than this fraction of the CPU is measured again. */
   noise: number;
   retries: number;
@@ -38,6 +40,10 @@ export interface Sample {
   rssMidKb?: number;
   rssEndKb?: number;
   requests?: number;
+  /** Start-up samples: CPU milliseconds the server used until its first answer (median of the runs). */
+  startupCpuMs?: number;
+  /** Start-up samples: every run's wall-clock milliseconds to the first answer. */
+  startupRunsMs?: number[];
   /** Non-2xx responses, socket errors, wrong echoes. */
   errors: number;
   /** Cores the server process (threads and children) kept busy. */
@@ -132,7 +138,8 @@ export async function measure(
       case "ws":
         return { ...base, ...(await loadWs(server, scenario, settings)) };
       case "rss":
-        throw new Error("rss samples need a fresh server: measureRss");
+      case "startup":
+        throw new Error(`${scenario.kind} samples need a fresh server: measureRss / measureStartup`);
     }
   } catch (error) {
     return { ...base, error: (error as Error).message.split("\n")[0] };
@@ -155,6 +162,49 @@ export async function measureRss(
     return { ...base, error: (error as Error).message.split("\n")[0] };
   } finally {
     await server.stop();
+  }
+}
+
+/**
+ * Start to first answer: the client (bench/clients/first-answer.ts, pinned to the load core) spawns
+ * the server `settings.startupRuns` times on a free port and times each spawn → first 200 of the
+ * scenario's path. The sample's value is the median in milliseconds (lower is better).
+ */
+export async function measureStartup(
+  scenario: Scenario,
+  variant: Variant,
+  settings: Settings,
+  repeat: number,
+): Promise<Sample> {
+  const base = emptySample(scenario, variant, repeat);
+  const env = { ...variant.env, BENCH_SCENARIO: scenario.name, NODE_ENV: "production" };
+  try {
+    const watch = new CpuWatch();
+    const client = await runClient(
+      [
+        "first-answer.ts",
+        `--file=${serverFile(variant)}`,
+        `--port=${freePort()}`,
+        `--path=${scenario.path}`,
+        `--server-cpus=${serverCores(scenario)}`,
+        `--runs=${settings.startupRuns}`,
+        `--env=${JSON.stringify(env)}`,
+      ],
+      settings,
+    );
+    const result = client.result as { ms: number[]; cpuMs: number[] };
+    const sorted = [...result.ms].sort((a, b) => a - b);
+    const cpu = [...result.cpuMs].sort((a, b) => a - b);
+    return {
+      ...base,
+      value: sorted[sorted.length >> 1] ?? null,
+      startupCpuMs: cpu[cpu.length >> 1],
+      startupRunsMs: result.ms,
+      // The servers it started are children of the client: their CPU counts as the client's own.
+      interference: watch.othersFraction(client.ticks),
+    };
+  } catch (error) {
+    return { ...base, error: (error as Error).message.split("\n")[0] };
   }
 }
 

@@ -16,5 +16,10 @@ export function scenarioFromEnv(): string {
   return scenario;
 }
 
+/** The port to listen on: `BENCH_PORT` when the runner chose one (the startup scenario polls it), else 0. */
+export function benchPort(): number {
+  return Number(process.env.BENCH_PORT ?? "0");
+}
+
 export const HELLO = "Hello, World!";
 export const POWERED_BY = "benchmark";

@@ -31,6 +31,8 @@ export interface Row {
   rssIdleMb?: number | null;
   rssMidMb?: number | null;
   rssEndMb?: number | null;
+  /** Start-up: median server CPU milliseconds to the first answer. */
+  startupCpuMs?: number | null;
   maxInterference: number;
   errors: number;
   problem?: string;
@@ -76,6 +78,7 @@ export function summarise(scenario: Scenario, samples: Sample[], unavailable?: s
       rssIdleMb: mb(median(mine.map((s) => s.rssIdleKb ?? Number.NaN))),
       rssMidMb: mb(median(mine.map((s) => s.rssMidKb ?? Number.NaN))),
       rssEndMb: mb(median(mine.map((s) => s.rssEndKb ?? Number.NaN))),
+      startupCpuMs: median(mine.map((s) => s.startupCpuMs ?? Number.NaN)),
       maxInterference: Math.max(0, ...mine.map((s) => s.interference)),
       errors: mine.reduce((sum, s) => sum + s.errors, 0),
       problem: failed?.error,
@@ -85,6 +88,10 @@ export function summarise(scenario: Scenario, samples: Sample[], unavailable?: s
   for (const row of rows) {
     if (scenario.kind === "rss") {
       row.ratio = row.rssIdleMb && base?.rssIdleMb ? row.rssIdleMb / base.rssIdleMb : null;
+    } else if (scenario.kind === "startup") {
+      // Milliseconds: lower is better, the ratio reads "× raw" as the RSS one does.
+      row.ratio = row.median !== null && base?.median ? row.median / base.median : null;
+      row.paired = pairedRatio(samples, row.variant, scenario.baseline);
     } else {
       row.ratio = row.median !== null && base?.median ? row.median / base.median : null;
       row.paired = pairedRatio(samples, row.variant, scenario.baseline);
@@ -155,6 +162,7 @@ export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
     add("params", "≥ 1.1 × Hono", engine, ratio("params", w, "hono"), (v) => v >= 1.1);
     add("json", "≥ Elysia (ratio ≥ 1)", engine, ratio("json", w, "elysia"), (v) => v >= 1);
     add("middleware", "≥ 0.9 × raw", engine, ratio("middleware", w, "raw"), (v) => v >= 0.9);
+    add("middleware", "≥ 0.95 × Elysia", engine, ratio("middleware", w, "elysia"), (v) => v >= 0.95);
     const rssIdle = value(results, "rss", w)?.ratio ?? null;
     add("rss", "idle ≤ 1.2 × raw", engine, rssIdle, (v) => v <= 1.2);
     const row = value(results, "rss", w);
@@ -175,6 +183,17 @@ export function checkTargets(results: ScenarioResult[]): TargetCheck[] {
     value(results, "cpu", "webfw-workers2")?.healthP99Ms ?? null,
     (v) => v < 10,
   );
+  const webfw = "webfw-bun";
+  add("startup", "first answer ≤ 1.3 × raw", "bun", ratio("startup", webfw, "raw"), (v) => v <= 1.3);
+  add(
+    "startup",
+    "first answer ≤ Elysia (ratio ≤ 1)",
+    "bun",
+    ratio("startup", webfw, "elysia"),
+    (v) => v <= 1,
+  );
+  add("stack", "≥ Hono (ratio ≥ 1)", "bun", ratio("stack", webfw, "hono"), (v) => v >= 1);
+  add("stack", "≥ Elysia (ratio ≥ 1)", "bun", ratio("stack", webfw, "elysia"), (v) => v >= 1);
   add("ws", "≥ 0.9 × raw Bun WebSocket", "bun", ratio("ws", "webfw", "raw"), (v) => v >= 0.9);
   // Issue #18: the production features against webfw with nothing on (docs/performance.md), and, beside each,
   // against raw Bun.serve doing the same work by hand (bench/servers/raw.ts), which shows what Bun allows.
@@ -259,6 +278,16 @@ function tableFor(result: ScenarioResult, settings: Settings): string {
         `| ${row.label} | ${fmt(row.rssIdleMb, 1)} | ${fmt(row.rssMidMb, 1)} | ${fmt(row.rssEndMb, 1)} | ${fmt(row.ratio)} | ${fmt(loaded)} | ${note(row)} |`,
       );
     }
+  } else if (result.kind === "startup") {
+    lines.push(
+      `| variant | first answer (ms, median) | min–max | ratio vs ${result.baseline} | paired ratio (min–max) | server CPU to first answer (ms) | notes |`,
+      "|---|--:|--:|--:|--:|--:|---|",
+    );
+    for (const row of result.rows) {
+      lines.push(
+        `| ${row.label} | ${fmt(row.median, 1)} | ${fmt(row.min, 1)}–${fmt(row.max, 1)} | ${fmt(row.ratio)} | ${pairedText(row)} | ${fmt(row.startupCpuMs, 1)} | ${note(row)} |`,
+      );
+    }
   } else if (result.kind === "cpu") {
     lines.push(
       "| variant | /cpu req/s (median) | min–max | ratio vs webfw inline | paired ratio (min–max) | /health p99 (ms) | server cores | notes |",
@@ -285,6 +314,107 @@ function tableFor(result: ScenarioResult, settings: Settings): string {
   return lines.join("\n");
 }
 
+/** One row of the summary table: a scenario, its target, and which peers it is compared with. */
+interface SummaryRow {
+  scenario: string;
+  label: string;
+  target: string;
+  /** Lower is better (milliseconds, megabytes): the ratios read "× raw". */
+  lowerIsBetter?: boolean;
+  pass: (ratios: { raw: number | null; elysia: number | null; hono: number | null }) => boolean | null;
+}
+
+const both = (a: boolean | null, b: boolean | null) => (a === null || b === null ? null : a && b);
+const atLeast = (v: number | null, floor: number) => (v === null ? null : v >= floor);
+const atMost = (v: number | null, ceiling: number) => (v === null ? null : v <= ceiling);
+
+/** The rows of docs/performance.md's target table (issue 32), in its order. */
+const SUMMARY: SummaryRow[] = [
+  {
+    scenario: "hello",
+    label: "`GET /` string",
+    target: "≥ 0.97 × raw, ≥ Elysia",
+    pass: (r) => both(atLeast(r.raw, 0.97), atLeast(r.elysia, 1)),
+  },
+  {
+    scenario: "const",
+    label: "const route",
+    target: "≥ 0.98 × Bun static",
+    pass: (r) => atLeast(r.raw, 0.98),
+  },
+  {
+    scenario: "params",
+    label: "`/id/:id?name=` + header",
+    target: "≥ Elysia, ≥ 1.1 × Hono",
+    pass: (r) => both(atLeast(r.elysia, 1), atLeast(r.hono, 1.1)),
+  },
+  { scenario: "json", label: "`POST /json` echo", target: "≥ Elysia", pass: (r) => atLeast(r.elysia, 1) },
+  {
+    scenario: "middleware",
+    label: "one before + one after middleware",
+    target: "≥ 0.9 × raw, ≥ 0.95 × Elysia",
+    pass: (r) => both(atLeast(r.raw, 0.9), atLeast(r.elysia, 0.95)),
+  },
+  {
+    scenario: "stack",
+    label: "production stack (ids, memory limit, metrics)",
+    target: "≥ Hono, ≥ Elysia",
+    pass: (r) => both(atLeast(r.hono, 1), atLeast(r.elysia, 1)),
+  },
+  {
+    scenario: "startup",
+    label: "start to first answer",
+    target: "≤ 1.3 × raw, ≤ Elysia",
+    lowerIsBetter: true,
+    pass: (r) => both(atMost(r.raw, 1.3), atMost(r.elysia, 1)),
+  },
+  {
+    scenario: "rss",
+    label: "idle RSS, one-route app",
+    target: "≤ 1.2 × raw",
+    lowerIsBetter: true,
+    pass: (r) => atMost(r.raw, 1.2),
+  },
+];
+
+/**
+ * The summary the README quotes (issue 32's table): webfw (router `bun`) against raw Bun, Elysia
+ * and Hono, as ratios of medians, with the server's CPU per request beside them (µs; for start-up
+ * the CPU milliseconds to the first answer), and the target.
+ */
+export function summaryTable(results: ScenarioResult[]): string {
+  const lines = [
+    "| scenario | webfw × raw | webfw × Elysia | webfw × Hono | server CPU (webfw / raw / Elysia / Hono) | target | met |",
+    "|---|--:|--:|--:|---|---|---|",
+  ];
+  for (const row of SUMMARY) {
+    const result = results.find((r) => r.name === row.scenario);
+    if (!result) continue;
+    const of = (id: string) => result.rows.find((r) => r.variant === id);
+    const webfw = of("webfw-bun");
+    const figure = (r: Row | undefined) =>
+      result.kind === "rss" ? (r?.rssIdleMb ?? null) : (r?.median ?? null);
+    const ratioTo = (id: string) => {
+      const mine = figure(webfw);
+      const theirs = figure(of(id));
+      return mine !== null && theirs ? mine / theirs : null;
+    };
+    const ratios = { raw: ratioTo("raw"), elysia: ratioTo("elysia"), hono: ratioTo("hono") };
+    const cpu = (r: Row | undefined) =>
+      result.kind === "startup"
+        ? fmt(r?.startupCpuMs, 1)
+        : result.kind === "rss"
+          ? fmt(r?.rssIdleMb, 1)
+          : fmt(r?.usPerOp, 1);
+    const unit = result.kind === "startup" ? " ms" : result.kind === "rss" ? " MB idle" : " µs/req";
+    const pass = row.pass(ratios);
+    lines.push(
+      `| ${row.label} | ${fmt(ratios.raw)} | ${fmt(ratios.elysia)} | ${fmt(ratios.hono)} | ${["webfw-bun", "raw", "elysia", "hono"].map((id) => cpu(of(id))).join(" / ")}${unit} | ${row.target}${row.lowerIsBetter ? " (lower is better)" : ""} | ${pass === null ? "–" : pass ? "yes" : "**no**"} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
 export function markdown(report: Report): string {
   const { machine, settings } = report;
   const out = [
@@ -294,13 +424,17 @@ export function markdown(report: Report): string {
     `Servers pinned to core 0 (the cpu and fast scenarios: cores 0,1), load generators to core 1; 127.0.0.1 only.`,
     `Settings: ${settings.repeat} repeats × ${settings.duration} s (warm-up ${settings.warmup} s), wrk -t1 -c${settings.connections}; ` +
       `cpu: -c${settings.cpuConnections}, ${int(settings.cpuIterations)} iterations/request; ` +
-      `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests.`,
+      `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests; startup: ${settings.startupRuns ?? "–"} spawns per sample.`,
     `Command: \`${report.command}\``,
     "",
     'Values are medians over the repeats; "ratio" divides medians (the targets use it). "paired ratio" is the',
     "median of per-repeat ratios (each sample over the baseline's sample of the same repeat), with its range:",
     'the range shows how much one sample moves on this shared VM. "noisy" marks rows where another process',
     `took more than ${Math.round(settings.noise * 100)}% of the CPU during a sample even after ${settings.retries} retries.`,
+    "",
+    "## Summary (the README's table)",
+    "",
+    summaryTable(report.results),
     "",
     ...report.results.map((r) => tableFor(r, settings)),
     "## Router engines",

@@ -5,7 +5,7 @@
  */
 import { HELLO, POWERED_BY } from "./ready.ts";
 
-export type ScenarioKind = "http" | "cpu" | "ws" | "rss";
+export type ScenarioKind = "http" | "cpu" | "ws" | "rss" | "startup";
 
 export interface Variant {
   id: string;
@@ -45,6 +45,11 @@ const webfwEngines: Variant[] = ENGINES.map((engine) => ({
 const elysia: Variant = { id: "elysia", label: "Elysia", server: "elysia", env: {} };
 const hono: Variant = { id: "hono", label: "Hono", server: "hono", env: {} };
 const everyone = [raw, ...webfwEngines, elysia, hono];
+/** The default engine only, where the router plays no part (start-up, the production stack). */
+const webfwDefault = webfwEngines[0] as Variant;
+
+/** The client request id of the production-stack scenario (bench/lua/request-id.lua sends the same). */
+export const REQUEST_ID = "bench-request-0001";
 
 const JSON_BODY = '{"id":42,"name":"bench","tags":["a","b","c"],"nested":{"ok":true,"ratio":0.5}}';
 
@@ -260,6 +265,42 @@ export const SCENARIOS: Scenario[] = [
         env: { BENCH_PROD: "limit-redis-sliding" },
       },
     ],
+    check: expectBody(HELLO),
+  },
+  {
+    // The issue-32 rows (docs/performance.md): a request id echoed, an in-memory rate limit no
+    // request reaches, Prometheus metrics on; Hono and Elysia with their most-used npm plugins for
+    // the same jobs (bench/package.json), raw Bun.serve doing it by hand.
+    name: "stack",
+    title: "production stack: request id echoed + in-memory rate limit never hit + Prometheus metrics",
+    kind: "http",
+    path: "/",
+    script: "request-id.lua",
+    baseline: "raw",
+    variants: [
+      { ...raw, label: "raw Bun.serve, by hand (prom-client)" },
+      { ...webfwDefault, label: "webfw requestId + rateLimit (memory) + metrics" },
+      { ...elysia, label: "Elysia + elysia-rate-limit + elysia-prometheus + id hook" },
+      { ...hono, label: "Hono + requestId + hono-rate-limiter + @hono/prometheus" },
+    ],
+    init: { headers: { "x-request-id": REQUEST_ID } },
+    check: async (response) => {
+      const problem = await expectBody(HELLO, { "x-request-id": REQUEST_ID })(response);
+      if (problem !== null) return problem;
+      return [...response.headers.keys()].some((name) => name.startsWith("ratelimit"))
+        ? null
+        : "no RateLimit header";
+    },
+  },
+  {
+    // Start to first answer of the one-route app: the runner's client (bench/clients/first-answer.ts,
+    // on the load core) spawns the server on core 0 and asks GET / until the first 200.
+    name: "startup",
+    title: "start to first answer (spawn → first 200 of GET /), ms",
+    kind: "startup",
+    path: "/",
+    baseline: "raw",
+    variants: [raw, { ...webfwDefault, label: "webfw" }, elysia, hono],
     check: expectBody(HELLO),
   },
   {

@@ -5,20 +5,23 @@
  */
 import type { Server } from "bun";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
-import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
+import { announce, benchPort, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
 
 type Routes = Bun.Serve.Routes<undefined, string>;
 
 const scenario = scenarioFromEnv();
 const notFound = () => new Response("Not Found", { status: 404 });
 
-function routesFor(name: string): Routes {
+function routesFor(name: string): Routes | Promise<Routes> {
   switch (name) {
     case "prod":
       return prodRoutes(process.env.BENCH_PROD ?? "");
+    case "stack":
+      return stackRoutes();
     case "hello":
     case "fast":
     case "rss":
+    case "startup":
     case "observability":
       return { "/": () => new Response(HELLO) };
     case "const":
@@ -93,6 +96,60 @@ function prodRoutes(feature: string): Routes {
   return { "/": () => new Response(HELLO) };
 }
 
+/**
+ * The production stack by hand (docs/performance.md): a request id echoed, a per-IP fixed window
+ * never exceeded with its RateLimit headers, and prom-client's request counter and duration
+ * histogram (the same two series the peers' plugins keep), with a /metrics route.
+ */
+async function stackRoutes(): Promise<Routes> {
+  const { Counter, Histogram, Registry } = await import("prom-client");
+  const register = new Registry();
+  const labelNames = ["method", "route", "status"] as const;
+  const total = new Counter({
+    name: "http_requests_total",
+    help: "Requests",
+    labelNames,
+    registers: [register],
+  });
+  const duration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Request duration",
+    labelNames,
+    registers: [register],
+  });
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  const windowMs = 3_600_000;
+  return {
+    "/metrics": async () =>
+      new Response(await register.metrics(), { headers: { "content-type": register.contentType } }),
+    "/": (req: Request, srv: Server<unknown>) => {
+      const start = performance.now();
+      const incoming = req.headers.get("x-request-id");
+      const id = incoming !== null && /^[\x21-\x7e]{1,128}$/.test(incoming) ? incoming : Bun.randomUUIDv7();
+      const key = srv.requestIP(req)?.address ?? "unknown";
+      const now = Date.now();
+      let window = windows.get(key);
+      if (window === undefined || window.resetAt <= now) {
+        window = { count: 0, resetAt: now + windowMs };
+        windows.set(key, window);
+      }
+      window.count++;
+      const reset = Math.ceil((window.resetAt - now) / 1000);
+      const response = new Response(HELLO, {
+        headers: {
+          "x-request-id": id,
+          "ratelimit-policy": '"default";q=1000000000;w=3600',
+          ratelimit: `"default";r=${1_000_000_000 - window.count};t=${reset}`,
+        },
+      });
+      const labels = { method: req.method, route: "/", status: "200" };
+      total.inc(labels);
+      duration.observe(labels, (performance.now() - start) / 1000);
+      return response;
+    },
+  };
+}
+
 function before(req: Request): void {
   if (req.method === "") throw new Error("unreachable");
 }
@@ -101,7 +158,7 @@ let server: Server<unknown>;
 if (scenario === "ws") {
   server = Bun.serve<undefined>({
     hostname: "127.0.0.1",
-    port: 0,
+    port: benchPort(),
     fetch(req, srv) {
       if (new URL(req.url).pathname === "/ws" && srv.upgrade(req, { data: undefined })) return undefined;
       return notFound();
@@ -115,8 +172,8 @@ if (scenario === "ws") {
 } else {
   server = Bun.serve({
     hostname: "127.0.0.1",
-    port: 0,
-    routes: routesFor(scenario),
+    port: benchPort(),
+    routes: await routesFor(scenario),
     fetch: notFound,
   });
 }

@@ -24,10 +24,11 @@ const app = new Webfw(import.meta.path, {
   metrics:
     process.env.BENCH_METRICS === "bare"
       ? { defaultMetrics: false }
-      : process.env.BENCH_METRICS === "1" || process.env.BENCH_PROD === "stack",
+      : process.env.BENCH_METRICS === "1" || process.env.BENCH_PROD === "stack" || scenario === "stack",
   // The `prod` scenario's request-id variant (issue #18).
   // `stack` (bench/gate.ts): request ids, a memory limit never hit and metrics together.
-  requestId: process.env.BENCH_PROD === "request-id" || process.env.BENCH_PROD === "stack",
+  requestId:
+    process.env.BENCH_PROD === "request-id" || process.env.BENCH_PROD === "stack" || scenario === "stack",
   // The client-address variants (docs/client-address.md): a trusted proxy, an IP filter no request hits.
   trustProxy: process.env.BENCH_PROD === "trust-proxy" ? ["127.0.0.1"] : undefined,
   ipFilter: process.env.BENCH_PROD === "ip-filter" ? { deny: ["192.0.2.0/24", "2001:db8::/32"] } : undefined,
@@ -38,9 +39,15 @@ switch (scenario) {
     await productionFeatures(app, process.env.BENCH_PROD ?? "");
     app.get("/", () => HELLO);
     break;
+  case "stack":
+    // The production stack of bench/lib/scenarios.ts (the options above switch on ids and metrics).
+    await productionFeatures(app, "stack");
+    app.get("/", () => HELLO);
+    break;
   case "hello":
   case "fast":
   case "rss":
+  case "startup":
   case "observability":
     app.get("/", () => HELLO);
     break;
@@ -55,7 +62,11 @@ switch (scenario) {
     );
     break;
   case "json":
-    app.post("/json", (request) => request.json());
+    if (process.env.BENCH_JSON_READ === "native") {
+      // The prototype of docs/performance.md ("POST /json"): the body left to Bun (`body: "stream"`)
+      // and parsed by its native `Request.json()`, the framework's read and parse skipped.
+      app.post("/json", (request) => request.raw.json(), { body: "stream" });
+    } else app.post("/json", (request) => request.json());
     break;
   case "middleware":
     app.beforeRequest((request) => {

@@ -1,13 +1,22 @@
 import { mediaType } from "../http/media-type.ts";
 import { HttpError } from "../response/errors.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits, type ParsedForm } from "./form-types.ts";
-import { parseMultipart } from "./multipart.ts";
+import type * as Multipart from "./multipart.ts";
 import { parseUrlEncoded } from "./urlencoded.ts";
 
 export { DEFAULT_FORM_LIMITS, type FormLimits, type ParsedForm, type UploadedFile } from "./form-types.ts";
 
 const URLENCODED = "application/x-www-form-urlencoded";
 const MULTIPART = "multipart/form-data";
+
+/**
+ * The multipart parser, loaded on the first multipart form: an app that never reads one does not
+ * pay its module at start (idle memory and start-up, docs/performance.md). `require` because the
+ * parse is synchronous (the request's lazy `formData` getter).
+ */
+function multipart(): typeof Multipart {
+  return require("./multipart.ts") as typeof Multipart;
+}
 
 /** True for the two form encodings: `application/x-www-form-urlencoded` and `multipart/form-data`. */
 export function isFormContentType(contentType: string | null): boolean {
@@ -28,7 +37,7 @@ export function parseFormSync(
 ): ParsedForm {
   const type = mediaType(contentType);
   if (type === URLENCODED) return parseUrlEncoded(body, limits);
-  if (type === MULTIPART) return parseMultipart(body, contentType, limits);
+  if (type === MULTIPART) return multipart().parseMultipart(body, contentType, limits);
   throw new HttpError(415, `Unsupported Media Type: expected ${URLENCODED} or ${MULTIPART}`);
 }
 

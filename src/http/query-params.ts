@@ -5,6 +5,15 @@
 // Without escapes, '+' or surrogates (which the form-urlencoded parser re-encodes), that parser is
 // exactly a split on '&' and '=': such query strings (most of them) skip URLSearchParams entirely.
 const PLAIN = /^[^%+\uD800-\uDFFF]*$/;
+/** Up to this many pairs a plain query is searched as a flat list rather than indexed by key. */
+const FLAT_PAIRS = 16;
+
+/** Every value of `key` in a flat `[key, value, …]` list, in query order. */
+function flatValues(pairs: string[], key: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === key) values.push(pairs[i + 1] as string);
+  return values;
+}
 
 export class QueryParams {
   /** The Web object; built only when needed (escapes in the query, mutation, `toString`). */
@@ -13,6 +22,8 @@ export class QueryParams {
   private readonly source: string;
   /** Key to values of a plain query string, built on first read (`params` stays null). */
   private index: Map<string, string[]> | null = null;
+  /** A short plain query string as `[key, value, …]` in query order (see `plain`). */
+  private pairs: string[] | null = null;
 
   constructor(init?: string | URLSearchParams | Record<string, string | string[]>) {
     this.source = "";
@@ -28,15 +39,22 @@ export class QueryParams {
     }
   }
 
-  /** The plain-query index, or null when reads must go through URLSearchParams. */
-  private plain(): Map<string, string[]> | null {
+  /**
+   * The plain-query index, or null when reads must go through URLSearchParams. A short query (up to
+   * `FLAT_PAIRS` pairs, nearly all of them) is kept as a flat `[key, value, key, value, …]` list in
+   * query order and searched linearly: building a `Map` and an array per key cost more than the one
+   * or two reads a handler makes (the params scenario, docs/performance.md). A longer one gets the
+   * `Map`, so reads stay linear in the query's size, never quadratic.
+   */
+  private plain(): Map<string, string[]> | string[] | null {
     if (this.index !== null) return this.index;
+    if (this.pairs !== null) return this.pairs;
     if (this.params !== null) return null;
     if (!PLAIN.test(this.source)) {
       this.params = new URLSearchParams(this.source);
       return null;
     }
-    const index = new Map<string, string[]>();
+    const pairs: string[] = [];
     const query = this.source.charCodeAt(0) === 63 /* ? */ ? this.source.slice(1) : this.source;
     let start = 0;
     while (start <= query.length) {
@@ -44,15 +62,22 @@ export class QueryParams {
       if (end === -1) end = query.length;
       if (end > start) {
         // Search '=' within this pair only: scanning on into later pairs would be quadratic.
-        const pair = query.slice(start, end);
-        const eq = pair.indexOf("=");
-        const key = eq === -1 ? pair : pair.slice(0, eq);
-        const value = eq === -1 ? "" : pair.slice(eq + 1);
-        const values = index.get(key);
-        if (values) values.push(value);
-        else index.set(key, [value]);
+        const eq = query.indexOf("=", start);
+        if (eq === -1 || eq > end) pairs.push(query.slice(start, end), "");
+        else pairs.push(query.slice(start, eq), query.slice(eq + 1, end));
       }
       start = end + 1;
+    }
+    if (pairs.length <= FLAT_PAIRS * 2) {
+      this.pairs = pairs;
+      return pairs;
+    }
+    const index = new Map<string, string[]>();
+    for (let i = 0; i < pairs.length; i += 2) {
+      const key = pairs[i] as string;
+      const values = index.get(key);
+      if (values) values.push(pairs[i + 1] as string);
+      else index.set(key, [pairs[i + 1] as string]);
     }
     this.index = index;
     return index;
@@ -62,6 +87,7 @@ export class QueryParams {
     if (this.params === null) {
       this.params = new URLSearchParams(this.source);
       this.index = null;
+      this.pairs = null;
     }
     return this.params;
   }
@@ -71,6 +97,10 @@ export class QueryParams {
   get(key: string, defaultValue: string): string;
   get(key: string, defaultValue: string | null = null): string | null {
     const index = this.plain();
+    if (Array.isArray(index)) {
+      for (let i = index.length - 2; i >= 0; i -= 2) if (index[i] === key) return index[i + 1] as string;
+      return defaultValue;
+    }
     const values = index ? index.get(key) : this.web().getAll(key);
     return values !== undefined && values.length > 0 ? (values[values.length - 1] as string) : defaultValue;
   }
@@ -78,16 +108,30 @@ export class QueryParams {
   /** Every value of a repeated key, or `undefined` when the key is absent. */
   getList(key: string): string[] | undefined {
     const index = this.plain();
-    const values = index ? index.get(key)?.slice() : this.web().getAll(key);
+    const values = Array.isArray(index)
+      ? flatValues(index, key)
+      : index
+        ? index.get(key)?.slice()
+        : this.web().getAll(key);
     return values !== undefined && values.length > 0 ? values : undefined;
   }
 
   has(key: string): boolean {
-    return this.plain()?.has(key) ?? this.web().has(key);
+    const index = this.plain();
+    if (Array.isArray(index)) {
+      for (let i = 0; i < index.length; i += 2) if (index[i] === key) return true;
+      return false;
+    }
+    return index?.has(key) ?? this.web().has(key);
   }
 
   keys(): string[] {
     const index = this.plain();
+    if (Array.isArray(index)) {
+      const keys = new Set<string>();
+      for (let i = 0; i < index.length; i += 2) keys.add(index[i] as string);
+      return [...keys];
+    }
     return index ? [...index.keys()] : [...new Set(this.web().keys())];
   }
 
@@ -126,6 +170,10 @@ export class QueryParams {
     const index = this.plain();
     if (index === null) {
       yield* this.web();
+      return;
+    }
+    if (Array.isArray(index)) {
+      for (let i = 0; i < index.length; i += 2) yield [index[i] as string, index[i + 1] as string];
       return;
     }
     // The index groups values by key; toDict groups them too, so key-major order gives the same result.

@@ -17,7 +17,8 @@ import {
   type RateLimitSetting,
 } from "../rate-limit/options.ts";
 import { checkTimeout } from "../serve/timeout.ts";
-import { installSessions, type SessionOptions } from "../sessions/index.ts";
+import type * as SessionsModule from "../sessions/index.ts";
+import type { SessionOptions } from "../sessions/index.ts";
 import { TopicHub, topicText } from "../topics/hub.ts";
 // WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
 import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "../websocket/route.ts";
@@ -293,7 +294,9 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
    * (docs/cookies-and-sessions.md).
    */
   sessions(options: SessionOptions): this {
-    installSessions(this, options);
+    // Loaded on first use: an app without sessions does not pay for their modules at start
+    // (idle memory and start-up, docs/performance.md).
+    (require("../sessions/index.ts") as typeof SessionsModule).installSessions(this, options);
     return this;
   }
 
