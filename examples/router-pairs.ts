@@ -7,7 +7,11 @@
  * one origin (preflights included) and keeps a signed-cookie session. A pair is a plain value:
  * `corsMiddlewares(...)` and `sessionMiddlewares(...)` make them, `installPair` puts one on a router.
  */
-import { allowCors, installPair, SubRouter, sessionMiddlewares, t, Webfw } from "../src/index.ts";
+
+import { allowCors } from "../src/entries/cors.ts";
+import { sessionMiddlewares } from "../src/entries/sessions.ts";
+import { SubRouter, t, Webfw } from "../src/index.ts";
+import { installPair } from "../src/router/middleware.ts";
 
 const app = new Webfw(import.meta.path);
 app.get("/", () => "public page: no CORS headers, no session cookie");

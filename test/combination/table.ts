@@ -29,13 +29,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { client } from "../../src/client/index.ts";
 import { isCompressibleType } from "../../src/compression/eligible.ts";
+import { RedisStore } from "../../src/entries/rate-limit.ts";
 import {
   AuthenticationHandler,
   BearerGetter,
   HttpError,
   Identity,
-  installPair,
-  RedisStore,
   type Request,
   type RouteOptions,
   SubRouter,
@@ -45,6 +44,7 @@ import {
   type Webfw,
   Response as WebfwResponse,
 } from "../../src/index.ts";
+import { installPair } from "../../src/router/middleware.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { CACHE_ROWS } from "./rows-cache.ts";

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  allowCors,
-  corsMiddlewares,
-  installPair,
-  SubRouter,
-  sessionMiddlewares,
-  Webfw,
-} from "../../src/index.ts";
+import { allowCors, corsMiddlewares } from "../../src/entries/cors.ts";
+import { sessionMiddlewares } from "../../src/entries/sessions.ts";
+import { SubRouter, Webfw } from "../../src/index.ts";
 import type { ServerHandle } from "../../src/launch/server.ts";
+import { installPair } from "../../src/router/middleware.ts";
 
 // CORS and sessions are before/after pairs made without an app: any router installs them.
 describe("CORS and sessions as before/after pairs on a sub-router", () => {

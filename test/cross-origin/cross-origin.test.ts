@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { allowCors, type ServerHandle, SubRouter, Webfw } from "../../src/index.ts";
+import { allowCors } from "../../src/entries/cors.ts";
+import { type ServerHandle, SubRouter, Webfw } from "../../src/index.ts";
 import { curl } from "../helpers/tls.ts";
 
 let hits = 0;

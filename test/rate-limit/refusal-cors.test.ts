@@ -6,14 +6,12 @@
  * run for a refusal.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { allowCors, corsMiddlewares } from "../../src/entries/cors.ts";
 import {
   AuthenticationHandler,
-  allowCors,
   BearerGetter,
-  corsMiddlewares,
   HttpError,
   Identity,
-  installPair,
   type Request,
   type ServerHandle,
   SubRouter,
@@ -21,6 +19,7 @@ import {
   Webfw,
 } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
+import { installPair } from "../../src/router/middleware.ts";
 
 const ORIGIN = "https://app.example";
 const servers: ServerHandle[] = [];
