@@ -40,7 +40,7 @@ export type { BackgroundBounds, ResolvedBackgroundBounds } from "./background/bo
 export type { BackgroundTask } from "./background/tasks.ts";
 export type { FormLimits, ParsedForm, UploadedFile } from "./body/form-types.ts";
 // The in-process typed call (`app.request(handle, …)`).
-export type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
+export type { AnyRoute, InputTuple } from "./client/route-types.ts";
 export type { Encoding as CompressionEncoding } from "./compression/negotiate.ts";
 export type { CompressionOptions, ResolvedCompression } from "./compression/options.ts";
 export type { ConditionalRouteOptions, Preconditions, ResourceValidators } from "./conditional/options.ts";
@@ -68,7 +68,12 @@ export type {
   NoAppTypes,
   RouterDepsOf,
 } from "./router/app-types.ts";
-export type { AfterMiddleware, BeforeMiddleware, MiddlewarePair, MiddlewareTarget } from "./router/middleware.ts";
+export type {
+  AfterMiddleware,
+  BeforeMiddleware,
+  MiddlewarePair,
+  MiddlewareTarget,
+} from "./router/middleware.ts";
 export type {
   BodySchema,
   EmptyArgs,
