@@ -34,7 +34,9 @@ export interface WebfwImport {
 /** The `import … from "webfw…"` statements of a snippet. */
 export function webfwImports(code: string): WebfwImport[] {
   const found: WebfwImport[] = [];
-  for (const m of code.matchAll(/import\s+(type\s+)?([\s\S]*?)\s+from\s+["'](webfw(?:\/[\w-]+)?)["'];?/g)) {
+  for (const m of code.matchAll(
+    /import\s+(type\s+)?((?:(?!\bfrom\b)[^;])*?)\s+from\s+["'](webfw(?:\/[\w-]+)?)["'];?/g,
+  )) {
     const typeOnly = m[1] !== undefined;
     const clause = m[2] ?? "";
     const specifier = m[3] ?? "webfw";
