@@ -26,7 +26,7 @@ const app = new Webfw(import.meta.path, {
 });
 
 // Secure cookies when the client came over HTTPS (to the proxy): the proxy's report decides.
-app.configureSessions({
+app.sessions({
   secretKey: process.env.SESSION_KEY ?? "change-me-to-32-bytes-or-more!!!",
   secure: "auto",
 });

@@ -211,7 +211,7 @@ export function everythingApp(errors: "text" | "problem" = "text"): Webfw {
 
   app.put("/raw", async (request) => ({ bytes: (await request.raw.arrayBuffer()).byteLength }), {
     summary: "A raw body",
-    rawBody: true,
+    body: "stream",
     responses: { "200": { description: "Its size", schema: t.object({ bytes: t.int() }) } },
   });
 

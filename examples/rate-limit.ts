@@ -10,7 +10,6 @@
  *   curl -i localhost:8080/      # RateLimit-Policy: "app";q=100;w=60   RateLimit: "app";r=99;t=60
  */
 
-import { allowCors } from "../src/entries/cors.ts";
 import { RedisStore } from "../src/entries/rate-limit.ts";
 import { HttpError, SubRouter, Webfw } from "../src/index.ts";
 
@@ -37,7 +36,7 @@ app.post("/login", () => ({ token: "t0k3n" }), {
 // An API keyed by its API key; requests without one are refused by the key function itself.
 const api = new SubRouter(import.meta.path, { prefix: "/api" });
 // A browser page on another origin calls the API: its 429s pass through this CORS pair too.
-allowCors(api, {
+api.cors({
   origins: [process.env.APP_ORIGIN ?? "https://app.example"],
   exposeHeaders: ["RateLimit", "RateLimit-Policy", "Retry-After"],
 });

@@ -1,27 +1,20 @@
 /**
- * CORS and sessions as before/after pairs on one sub-router (docs/cors.md, docs/cookies-and-sessions.md).
+ * CORS and sessions on one sub-router (docs/cors.md, docs/cookies-and-sessions.md): `router.cors()`
+ * and `router.sessions()`, the same methods as `app.cors()` and `app.sessions()`.
  *
  *   bun examples/router-pairs.ts      # http://127.0.0.1:8080
  *
  * The public site (`/`) has neither; the browser API under `/api` answers cross-origin calls from
- * one origin (preflights included) and keeps a signed-cookie session. A pair is a plain value:
- * `corsMiddlewares(...)` and `sessionMiddlewares(...)` make them, `installPair` puts one on a router.
+ * one origin (preflights included) and keeps a signed-cookie session.
  */
-
-import { allowCors } from "../src/entries/cors.ts";
-import { sessionMiddlewares } from "../src/entries/sessions.ts";
 import { SubRouter, t, Webfw } from "../src/index.ts";
-import { installPair } from "../src/router/middleware.ts";
 
 const app = new Webfw(import.meta.path);
 app.get("/", () => "public page: no CORS headers, no session cookie");
 
 const api = new SubRouter(import.meta.path, { prefix: "/api" });
-allowCors(api, { origins: ["https://app.example"], credentials: true });
-installPair(
-  api,
-  sessionMiddlewares({ secretKey: process.env.SESSION_KEY ?? "change-me-to-32-bytes-or-more-of-secret" }),
-);
+api.cors({ origins: ["https://app.example"], credentials: true });
+api.sessions({ secretKey: process.env.SESSION_KEY ?? "change-me-to-32-bytes-or-more-of-secret" });
 
 /** Adds to a per-visitor basket kept in the session cookie. */
 api.post(

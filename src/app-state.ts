@@ -43,7 +43,8 @@ export interface AppConfig {
   /** Background tasks running and waiting per thread (src/background/bounds.ts). */
   background: ResolvedBackgroundBounds;
   dev: boolean;
-  requestTimeoutMs: number;
+  /** Handler time limit of every route unless a router or the route gives its own; 0: none. */
+  timeoutMs: number;
   openapi: false | OpenApiOptions;
   websocket: ResolvedWebSocketOptions;
   /** `null` when request ids are off. */

@@ -10,7 +10,6 @@ import type { RawCallInput } from "./client/call.ts";
 import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
 import { type CompressionOptions, resolveCompression } from "./compression/options.ts";
 import { type ResponseCheckMode, responseCheckMode } from "./contracts/mode.ts";
-import { allowCors, type CorsOptions } from "./cors/index.ts";
 import { type CrossOriginSetting, checkCrossOriginSetting } from "./cross-origin/options.ts";
 import { dashboardMount } from "./dashboard/mount.ts";
 import { checkDashboardOption, type DashboardOption } from "./dashboard/options.ts";
@@ -38,6 +37,7 @@ import type { Mount } from "./plan/mount.ts";
 import { type RequestIdOptions, resolveRequestIdOptions } from "./request-id/options.ts";
 import type { ErrorFormat } from "./response/error-response.ts";
 import { withVisibleContentType } from "./response/plain-text.ts";
+import { refuseRenamedAppOptions } from "./router/renamed-options.ts";
 import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
 import { Route } from "./router/route-handle.ts";
 import { captureRouteSources } from "./router/route-source.ts";
@@ -46,7 +46,6 @@ import { resolveSecureHeaders, type SecureHeadersOptions } from "./secure-header
 import type { FallbackHandler } from "./serve/fallback.ts";
 import { checkedRule, type HeaderRule } from "./serve/header-rules.ts";
 import { checkTimeout } from "./serve/timeout.ts";
-import { configureSessions, type SessionOptions } from "./sessions/index.ts";
 import type * as StaticModule from "./static/serve-directory.ts";
 import type { ServeDirectoryOptions } from "./static/serve-directory.ts";
 import { resolveUploadBounds, type UploadBounds } from "./uploads/bounds.ts";
@@ -80,8 +79,11 @@ export interface WebfwOptions {
   background?: BackgroundBounds;
   /** Show error stacks in 500 responses. Only for local development; `--dev` turns it on. */
   dev?: boolean;
-  /** Milliseconds a handler may take; a later answer is replaced by 503. Default 0: no limit (route option `timeoutMs` overrides). */
-  requestTimeoutMs?: number;
+  /**
+   * Milliseconds a handler may take; a later answer is replaced by 503. Default 0: no limit. The
+   * same option on a router and on a route overrides it there (docs/options.md#time-limits).
+   */
+  timeoutMs?: number;
   /** `GET /openapi.json` and `GET /docs` (on by default); `false` turns both off. See docs/openapi.md. */
   openapi?: false | OpenApiOptions;
   /** WebSocket limits: `maxPayloadLength`, `backpressureLimit`, `idleTimeout`, … (docs/websockets.md). */
@@ -211,6 +213,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
   constructor(mainFile: string, options: WebfwOptions = {}) {
     super("");
     this.mainFile = mainFile;
+    refuseRenamedAppOptions(options);
     const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
     if (!Number.isSafeInteger(maxBodySize) || maxBodySize <= 0)
       throw new TypeError("maxBodySize must be a positive integer");
@@ -229,7 +232,7 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       uploads: resolveUploadBounds(options.uploads),
       background: resolveBackgroundBounds(options.background),
       dev: options.dev ?? false,
-      requestTimeoutMs: checkTimeout(options.requestTimeoutMs, "requestTimeoutMs"),
+      timeoutMs: checkTimeout(options.timeoutMs, "timeoutMs"),
       openapi: resolveOpenApiOptions(options.openapi),
       websocket: resolveWebSocketOptions(options.websocket),
       requestId: resolveRequestIdOptions(options.requestId),
@@ -251,6 +254,8 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       throw new TypeError('serverTiming must be true, false or "dev"');
     }
     if (options.ipFilter !== undefined) this.ipFilter(options.ipFilter);
+    // The app is the outermost router: its limit is the default of every route (src/plan/plan.ts).
+    this.timeoutSetting = this.config.timeoutMs;
     if (this.config.errors !== "text" && this.config.errors !== "problem") {
       throw new TypeError(`errors must be "text" or "problem", got ${JSON.stringify(this.config.errors)}`);
     }
@@ -307,21 +312,6 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
   /** Sets a header on every request, replacing the client's value. */
   setRequestHeader(name: string, value: string): this {
     this.requestHeaderRules.push(checkedRule(name, value, "set"));
-    return this;
-  }
-
-  /**
-   * Signed-cookie sessions: every request gets `request.session`. Call it
-   * before registering middlewares that read the session (docs/cookies-and-sessions.md).
-   */
-  configureSessions(options: SessionOptions): this {
-    configureSessions(this, options);
-    return this;
-  }
-
-  /** Cross-origin resource sharing for every path; call it before other middlewares (docs/cors.md). */
-  cors(options: CorsOptions = {}): this {
-    allowCors(this, options);
     return this;
   }
 

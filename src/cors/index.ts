@@ -11,21 +11,22 @@ export type { CorsOptions, CorsOrigins, CorsPolicy } from "./policy.ts";
 
 // Browsers never need these listed in Access-Control-Allow-Methods (Fetch: CORS-safelisted methods).
 const SAFELISTED_METHODS = new Set(["GET", "HEAD", "POST"]);
-// The policy of every router `allowCors` configured: cross-site request protection trusts its origins.
+// The policy of every router `cors()` configured: cross-site request protection trusts its origins.
 const configured = new WeakMap<object, CorsPolicy>();
 
 /**
- * Cross-origin resource sharing for every route of `target` (also `app.cors(options)`): installs
- * `corsMiddlewares(options)` there. Once per router.
+ * What `app.cors(options)` and `router.cors(options)` do (src/router/router-base.ts), the one way
+ * to install CORS (docs/cors.md): checks the options, so a bad one fails at configuration, then
+ * registers the before/after pair on `target`. Once per router.
  */
-export function allowCors(target: MiddlewareTarget, options: CorsOptions = {}): void {
-  if (configured.has(target)) throw new Error("CORS is already configured for this app");
+export function installCors(target: MiddlewareTarget, options: CorsOptions = {}): void {
+  if (configured.has(target)) throw new Error("CORS is already configured for this router");
   const policy = corsPolicy(options);
   configured.set(target, policy);
   installPair(target, corsPair(policy));
 }
 
-/** The CORS policy `allowCors` (or `app.cors`) gave `target`, if any (src/cross-origin/plan.ts). */
+/** The CORS policy `cors()` gave `target`, if any (src/cross-origin/plan.ts). */
 export function corsPolicyOf(target: object): CorsPolicy | undefined {
   return configured.get(target);
 }
@@ -33,12 +34,8 @@ export function corsPolicyOf(target: object): CorsPolicy | undefined {
 /**
  * CORS as a before/after pair. The before half answers preflights; the after half adds
  * `Access-Control-Allow-Origin` to every other response of an allowed origin, error responses
- * included. Options are checked here, so a bad one fails at configuration.
+ * included.
  */
-export function corsMiddlewares(options: CorsOptions = {}): MiddlewarePair {
-  return corsPair(corsPolicy(options));
-}
-
 function corsPair(policy: CorsPolicy): MiddlewarePair {
   // Marked: a router's rate-limit refusals run its CORS pair (src/cors/marks.ts).
   return markCorsPair({

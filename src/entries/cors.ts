@@ -1,2 +1,2 @@
 /** `webfw/cors`: cross-origin resource sharing (docs/cors.md). */
-export { allowCors, type CorsOptions, type CorsOrigins, corsMiddlewares } from "../cors/index.ts";
+export type { CorsOptions, CorsOrigins } from "../cors/index.ts";

@@ -6,6 +6,5 @@ export {
   type SessionData,
   type SessionOptions,
   SessionTooLargeError,
-  sessionMiddlewares,
 } from "../sessions/index.ts";
 export type { SessionBackend } from "../sessions/session.ts";

@@ -77,7 +77,7 @@ export class Request<
   globalDependencies: GlobalDepsOf<T>;
   /** `inject` values of the route's routers; typed by the app's `router` (`AppTypes`). */
   routerDependencies: RouterDepsOf<T>;
-  /** The signed-cookie session; `null` unless `app.configureSessions()` was called. */
+  /** The signed-cookie session; `null` unless `app.sessions()` was called. */
   session: Session | null = null;
 
   /** @internal */ server: Server<unknown> | null;

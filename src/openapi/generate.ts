@@ -2,6 +2,7 @@ import type { AppState } from "../app-state.ts";
 import type { AuthenticationHandler, OpenApiSecurityScheme } from "../auth/handler.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { RouterBase } from "../router/router-base.ts";
+import { timeLimitOf } from "../router/time-limit.ts";
 import type { WebSocketRoute } from "../websocket/route.ts";
 import { uniqueId } from "./operation-id.ts";
 import { appPackageInfo } from "./package-info.ts";
@@ -63,7 +64,7 @@ export function generateDocument(app: AppState, options: ResolvedOpenApiOptions)
       where,
       problems,
       rateLimited: isRateLimited(chain, route),
-      timed: (route.options.timeoutMs ?? app.config.requestTimeoutMs) > 0,
+      timed: timeLimitOf(chain, route.options.timeoutMs) > 0,
       headers: app.excludedHeaderPaths.has(route.path) ? requestIdHeader(app) : everyAnswer,
     };
     operation.responses = routeResponses(facts, registry);

@@ -3,10 +3,10 @@
  *
  * - `body:` a schema: JSON (typed as the schema says), or a form, urlencoded or
  *   multipart, whose fields are text converted as query values (src/serve/dispatch.ts);
- * - `body: "stream"`: a multipart upload read part by part (`request.parts()`);
+ * - `body: "stream"`: the handler reads the body as it arrives, a multipart upload part by
+ *   part (`request.parts()`) or any bytes (`request.raw.body`): both are documented;
  * - no `body` on POST/PUT/PATCH: the handler may read any body (`request.json()`,
- *   `formData`, `files`, `body`), so any is documented, files as `format: binary`;
- * - `rawBody`: the handler reads the stream itself, any content.
+ *   `formData`, `files`, `body`), so any is documented, files as `format: binary`.
  */
 import type { JsonSchema } from "../args/json-schema.ts";
 import type { RouteRecord } from "../router/route.ts";
@@ -36,9 +36,15 @@ export function requestBody(
   registry: SchemaRegistry,
   hint: string,
 ): Record<string, unknown> | undefined {
-  const { body, rawBody } = route.options;
+  const { body } = route.options;
   if (body === "stream") {
-    return { required: true, content: { "multipart/form-data": { schema: ANY_MULTIPART } } };
+    return {
+      required: true,
+      content: {
+        "multipart/form-data": { schema: ANY_MULTIPART },
+        "*/*": { schema: { type: "string", format: "binary" } },
+      },
+    };
   }
   if (body !== undefined && body !== null) {
     const schema = toJsonSchema(body as SchemaSource, registry, hint);
@@ -53,7 +59,6 @@ export function requestBody(
     };
   }
   if (!DOCUMENTED_BODY_METHODS.has(route.method)) return undefined;
-  if (rawBody === true) return { content: { "*/*": { schema: {} } } };
   return {
     description: "Any body: the handler reads it (`request.json()`, `formData`, `files`, `body`).",
     content: {

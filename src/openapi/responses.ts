@@ -139,17 +139,17 @@ function frameworkErrors(
   registry: SchemaRegistry,
 ): Record<string, Record<string, unknown>> {
   const { route, problems } = facts;
-  const { args, body, rawBody, authRequired } = route.options;
+  const { args, body, authRequired } = route.options;
   const hasArgs = args !== undefined && Object.keys(args).length > 0;
   const streamed = body === "stream";
   const hasSchema = body !== undefined && body !== null && !streamed;
-  const readsBody = BODY_METHODS.has(route.method) && rawBody !== true && !streamed;
+  const readsBody = BODY_METHODS.has(route.method) && !streamed;
   const out: Record<string, Record<string, unknown>> = {};
   const reasons = [
     "a malformed request target (such as a bad percent-escape)",
     hasArgs ? "a missing or invalid argument" : "",
     readsBody ? "a malformed body (JSON that does not parse, a broken form or multipart body)" : "",
-    streamed ? "a malformed multipart upload" : "",
+    streamed ? "a malformed multipart upload (when the handler reads one)" : "",
   ].filter(Boolean);
   out["400"] = { description: `Bad request: ${reasons.join(", or ")}`, content: errors };
   if (authRequired === true) {

@@ -142,7 +142,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     onError: observability.recordError ?? undefined,
     tracing: observability.hooks ?? undefined,
     dev: options.dev ?? app.config.dev,
-    requestTimeoutMs: app.config.requestTimeoutMs,
+    timeoutMs: app.config.timeoutMs,
     errorFormat: app.config.errors,
   };
   const root: RouterBase[] = [app];
@@ -212,7 +212,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     const offloaded = pool !== null && !route.options.const && route.options.offload === true;
     if (pool && offloaded) {
       const key = `${route.method} ${route.path}`;
-      const deadline = plan.timeoutMs ?? app.config.requestTimeoutMs ?? 0;
+      const deadline = plan.timeoutMs ?? app.config.timeoutMs;
       plan.invoke = (request) => pool.run(key, request, deadline);
     }
     // Streamed uploads pass the app's upload gate (src/uploads/): only these routes count anything.
@@ -222,7 +222,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     }
     caches.apply(plan, chain, route, {
       offloaded,
-      timeoutMs: plan.timeoutMs ?? app.config.requestTimeoutMs ?? 0,
+      timeoutMs: plan.timeoutMs ?? app.config.timeoutMs,
     });
     // ETags, preconditions, Cache-Control (src/conditional/): null, and nothing per request, when unused.
     const conditional = conditionalRoute(plan, route.options, app.config.etag, {

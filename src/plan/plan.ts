@@ -10,6 +10,7 @@ import { checkStatusOption, withDefaultStatus } from "../response/default-status
 import type { BodySchema } from "../router/route.ts";
 import { patternParams } from "../router/route.ts";
 import type { RouterBase } from "../router/router-base.ts";
+import { timeLimitOf } from "../router/time-limit.ts";
 import type { RoutePlan } from "../serve/dispatch.ts";
 import { checkTimeout } from "../serve/timeout.ts";
 import { type RouterTree, scopeOf } from "./tree.ts";
@@ -19,7 +20,6 @@ export interface PlannedOptions {
   authRequired?: boolean;
   args?: RouteArgShape;
   body?: BodySchema<unknown> | "stream";
-  rawBody?: boolean;
   timeoutMs?: number;
   /** The success status a plain value is answered with (src/response/default-status.ts). */
   status?: number;
@@ -52,13 +52,16 @@ export function planRoute(tree: RouterTree, chain: RouterBase[], spec: RouteSpec
     authRequired: options.authRequired === true,
     args,
     pathParamNames: patternParams(spec.pattern),
-    // `body: "stream"` (src/uploads/) leaves the body unread, as `rawBody` does, for `request.parts()`.
+    // `body: "stream"` leaves the body unread: the handler reads `request.parts()` or `request.raw.body`.
     body: options.body === "stream" ? null : (options.body ?? null),
-    rawBody: options.rawBody === true || options.body === "stream",
-    timeoutMs:
+    rawBody: options.body === "stream",
+    // The route's own limit, else its routers', else the app's: one name at every level.
+    timeoutMs: timeLimitOf(
+      chain,
       options.timeoutMs === undefined
         ? undefined
         : checkTimeout(options.timeoutMs, `timeoutMs of ${spec.label}`),
+    ),
     routerDependencies: scope.routerDependencies,
   };
   if (plan.authRequired && plan.auth === null) {

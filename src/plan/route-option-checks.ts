@@ -1,4 +1,5 @@
 import { checkConditionalOptions } from "../conditional/options.ts";
+import { refuseRenamedRouteOptions } from "../router/renamed-options.ts";
 import type { RouteRecord } from "../router/route.ts";
 
 /**
@@ -7,24 +8,14 @@ import type { RouteRecord } from "../router/route.ts";
  */
 export function checkRouteOptions(route: RouteRecord): void {
   const where = `${route.method} ${route.path}`;
-  const { rawBody, body, offload } = route.options;
+  const { body, offload } = route.options;
+  refuseRenamedRouteOptions(route.options, where);
   checkConditionalOptions(route.options, where);
   if (body === "stream" && offload === true) {
+    // The Worker gets a copy of the request's bytes; an unread stream cannot cross threads.
     throw new Error(`${where}: body: "stream" cannot be offloaded (a body stream cannot cross to a Worker)`);
-  }
-  if (body === "stream" && rawBody === true) {
-    throw new Error(
-      `${where}: give body: "stream" (request.parts()) or rawBody (request.raw.body), not both`,
-    );
   }
   if (typeof body === "string" && body !== "stream") {
     throw new Error(`${where}: body must be a schema or "stream", got ${JSON.stringify(body)}`);
-  }
-  if (rawBody === true && body !== undefined) {
-    throw new Error(`${where}: rawBody leaves the body unread, so it cannot also be validated with body`);
-  }
-  if (rawBody === true && offload === true) {
-    // The Worker gets a copy of the request's bytes; an unread stream cannot cross threads.
-    throw new Error(`${where}: rawBody cannot be offloaded (a body stream cannot cross to a Worker)`);
   }
 }

@@ -61,9 +61,11 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown>
    */
   args?: A;
   /**
-   * Validates the JSON body (422 with the issues when invalid); the result is `request.parsedBody`.
-   * `"stream"`: the body is not read before the handler; `request.parts()` reads a multipart
-   * upload from the socket as it arrives (docs/uploads.md). Not with `offload`.
+   * How the route takes its body. A schema validates the JSON or form body (422 with the issues
+   * when invalid); the result is `request.parsedBody`. `"stream"`: the body is not read before the
+   * handler, which reads it as it arrives, a multipart upload with `request.parts()`
+   * (docs/uploads.md), any other with `request.raw.body` (docs/bodies.md); `maxBodySize` and the
+   * body budget do not apply, the app's `uploads` bounds do. Not with `offload`.
    */
   body?: BodySchema<B> | "stream";
   /**
@@ -74,14 +76,11 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown>
   status?: number;
   /** Run this handler on the worker pool when `--workers` > 1 (opt-in, docs/workers.md); default `false`: on the main thread. */
   offload?: boolean;
-  /** Milliseconds the handler may take before the request gets 503; 0: no limit. Default: the app's `requestTimeoutMs`. */
-  timeoutMs?: number;
   /**
-   * Leave the body unread: the handler reads `request.raw.body` (a stream) itself, e.g. to
-   * write a large upload to disk as it arrives. `maxBodySize` and the body budget do not
-   * apply; `body`, `formData`, `json()` are empty. Not with `body` or `offload`.
+   * Milliseconds the handler may take before the request gets 503; 0: no limit. Default: the
+   * nearest router's `timeoutMs`, else the app's (docs/options.md#time-limits).
    */
-  rawBody?: boolean;
+  timeoutMs?: number;
   /**
    * Requests per client and window on this route (docs/rate-limiting.md); `false`: no limit here even
    * when the app or a router declares one. Fields left out come from the enclosing declaration.

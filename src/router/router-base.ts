@@ -3,6 +3,7 @@ import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, RouteArgShape } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import { type CacheSetting, checkCacheSetting } from "../cache/options.ts";
+import { type CorsOptions, installCors } from "../cors/index.ts";
 import {
   type CheckedCrossOrigin,
   type CrossOriginSetting,
@@ -15,6 +16,8 @@ import {
   type RateLimitOptions,
   type RateLimitSetting,
 } from "../rate-limit/options.ts";
+import { checkTimeout } from "../serve/timeout.ts";
+import { installSessions, type SessionOptions } from "../sessions/index.ts";
 import { TopicHub, topicText } from "../topics/hub.ts";
 // WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
 import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "../websocket/route.ts";
@@ -70,15 +73,10 @@ export type RouteMethod<T extends AppTypes, M extends HttpMethod, Prefix extends
 // biome-ignore lint/complexity/noBannedTypes: no options given is exactly an empty object type
 export type EmptyOptions = {};
 
-/** `new SubRouter(mainFile, options)`. */
-export interface SubRouterOptions<Prefix extends string = string> {
-  /** The path every route of the router is under (`"/api"`); kept as a literal type for `webfw/client`. */
-  prefix?: Prefix;
-  /** Addresses and CIDR ranges allowed or denied on this router's routes (docs/client-address.md#ip-filters). */
-  ipFilter?: IpFilterSetting;
-}
-
-/** `app.router(prefix, options)`: what the new router starts with, each the same as calling its method. */
+/**
+ * What a sub-router starts with, the same for `app.router(prefix, options)` and
+ * `new SubRouter(mainFile, { prefix, ...options })` (docs/options.md#router-options).
+ */
 export interface RouterOptions<T extends AppTypes = NoAppTypes> {
   /** Values its requests get as `request.routerDependencies` (as `router.inject(values)`). */
   dependencies?: Partial<RouterDepsOf<T>> & object;
@@ -86,6 +84,20 @@ export interface RouterOptions<T extends AppTypes = NoAppTypes> {
   authentication?: AuthenticationHandler<object>;
   /** A rate limit for its routes (as `router.rateLimit(options)`, docs/rate-limiting.md). */
   rateLimit?: RateLimitOptions | false;
+  /** Addresses and CIDR ranges allowed or denied on its routes (as `router.ipFilter(setting)`, docs/client-address.md#ip-filters). */
+  ipFilter?: IpFilterSetting;
+  /**
+   * Milliseconds each of its handlers may take before the request gets 503; 0: no limit. A route's
+   * `timeoutMs` wins; default: the enclosing router's, else the app's (docs/options.md#time-limits).
+   */
+  timeoutMs?: number;
+}
+
+/** `new SubRouter(mainFile, options)`: the router options and its prefix. */
+export interface SubRouterOptions<Prefix extends string = string, T extends AppTypes = NoAppTypes>
+  extends RouterOptions<T> {
+  /** The path every route of the router is under (`"/api"`); kept as a literal type for `webfw/client`. */
+  prefix?: Prefix;
 }
 
 /**
@@ -96,7 +108,7 @@ export interface RouterOptions<T extends AppTypes = NoAppTypes> {
 export interface TypedSubRouter<T extends AppTypes> {
   new <const Prefix extends string = "">(
     mainFile: string,
-    options?: SubRouterOptions<Prefix>,
+    options?: SubRouterOptions<Prefix, T>,
   ): SubRouter<T, Prefix>;
 }
 
@@ -124,6 +136,8 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
   crossOriginSetting: CheckedCrossOrigin | undefined = undefined;
   /** @internal The app's or a SubRouter's `ipFilter`, checked; `undefined` when it declares none. */
   ipFilterSetting: IpFilter | false | undefined = undefined;
+  /** @internal The `timeoutMs` of the app or a router, checked; `undefined` when it declares none. */
+  timeoutSetting: number | undefined = undefined;
 
   constructor(prefix = "") {
     this.prefix = prefix === "" || prefix === "/" ? "" : joinPath("", prefix);
@@ -264,6 +278,26 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
   }
 
   /**
+   * Cross-origin resource sharing for this router's routes (on the app: every path, errors
+   * included): answers preflights and adds `Access-Control-Allow-Origin` for allowed origins. Once
+   * per router; call it before other middlewares (docs/cors.md).
+   */
+  cors(options: CorsOptions = {}): this {
+    installCors(this, options);
+    return this;
+  }
+
+  /**
+   * Signed-cookie sessions for this router's routes (on the app: every route): their requests get
+   * `request.session`. Once per router; call it before middlewares that read the session
+   * (docs/cookies-and-sessions.md).
+   */
+  sessions(options: SessionOptions): this {
+    installSessions(this, options);
+    return this;
+  }
+
+  /**
    * A new sub-router under `prefix`, already included here, typed like this router: its handlers see
    * the app's declared dependencies and claims, and its route handles carry the whole path
    * (`app.router("/api").get("/notes")` is `GET /api/notes` for `webfw/client`). docs/routing.md.
@@ -277,11 +311,9 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
   ): SubRouter<T, JoinPath<Outer, P>> {
     const mainFile = (this as { mainFile?: unknown }).mainFile;
     const child = new SubRouter<T, JoinPath<Outer, P>>(typeof mainFile === "string" ? mainFile : "", {
+      ...options,
       prefix: prefix as unknown as JoinPath<Outer, P>,
     });
-    if (options.dependencies !== undefined) child.inject(options.dependencies);
-    if (options.authentication !== undefined) child.configureAuthentication(options.authentication);
-    if (options.rateLimit !== undefined) child.rateLimit(options.rateLimit);
     this.includeRouter(child);
     return child;
   }
@@ -387,11 +419,16 @@ export class SubRouter<T extends AppTypes = NoAppTypes, Prefix extends string = 
    * `prefix` is kept as a literal type so that route handles (and `webfw/client`) know the full
    * path; with explicit type arguments give it too: `new SubRouter<{ router: R }, "/admin">(…)`.
    */
-  constructor(mainFile: string, options: SubRouterOptions<Prefix> = {}) {
+  constructor(mainFile: string, options: SubRouterOptions<Prefix, T> = {}) {
     super(options.prefix ?? "");
     this.mainFile = mainFile;
-    // Allow/deny lists for this router's routes (docs/client-address.md#ip-filters), checked now.
+    // Each option is the same as calling its method; every one is checked now (docs/options.md#router-options).
+    if (options.dependencies !== undefined) this.inject(options.dependencies);
+    if (options.authentication !== undefined) this.configureAuthentication(options.authentication);
+    if (options.rateLimit !== undefined) this.rateLimit(options.rateLimit);
     if (options.ipFilter !== undefined) this.ipFilter(options.ipFilter);
+    if (options.timeoutMs !== undefined)
+      this.timeoutSetting = checkTimeout(options.timeoutMs, `timeoutMs of router ${this.prefix || "/"}`);
   }
 
   /**

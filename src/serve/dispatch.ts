@@ -73,7 +73,7 @@ export interface PipelineConfig {
   tracing?: TracingHooks;
   dev: boolean;
   /** Milliseconds a handler may take before the request gets 503; 0 or absent: no limit. */
-  requestTimeoutMs?: number;
+  timeoutMs?: number;
   /** Bodies of built-in errors: plain text (default) or RFC 9457 problem details (src/problem/). */
   errorFormat?: ErrorFormat;
 }
@@ -95,7 +95,7 @@ export interface RoutePlan {
   rawBody?: boolean;
   /** Runs the handler somewhere else (the worker pool); default: call it inline. */
   invoke?: (request: Request) => unknown;
-  /** This route's handler time limit in ms (0: none); default: the app's `requestTimeoutMs`. */
+  /** This route's handler time limit in ms (0: none); default: the app's `timeoutMs`. */
   timeoutMs?: number;
 }
 
@@ -107,7 +107,7 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
  * schema ▶ handler ▶ conversion ▶ after middlewares ▶ response headers.
  */
 export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatcher {
-  const handler = withTimeout(plan.invoke ?? plan.handler, plan.timeoutMs ?? config.requestTimeoutMs ?? 0);
+  const handler = withTimeout(plan.invoke ?? plan.handler, plan.timeoutMs ?? config.timeoutMs ?? 0);
   const readsBody = BODY_METHODS.has(plan.method) && plan.rawBody !== true;
   const headersExcluded = config.excludedHeaderPaths.has(plan.pattern);
   const responseRules = headersExcluded ? [] : config.responseHeaders;

@@ -42,12 +42,13 @@ const DEFAULT_MAX_AGE = 14 * 24 * 60 * 60;
 const configured = new WeakSet<object>();
 
 /**
- * The signed-cookie store behind `app.configureSessions()`: installs `sessionMiddlewares(options)`
- * on `target`, once per router.
+ * What `app.sessions(options)` and `router.sessions(options)` do (src/router/router-base.ts), the
+ * one way to install sessions (docs/cookies-and-sessions.md): the signed-cookie store's pair on
+ * `target`, once per router.
  */
-export function configureSessions(target: MiddlewareTarget, options: SessionOptions): void {
-  if (configured.has(target)) throw new Error("sessions are already configured for this app");
-  const pair = sessionMiddlewares(options);
+export function installSessions(target: MiddlewareTarget, options: SessionOptions): void {
+  if (configured.has(target)) throw new Error("sessions are already configured for this router");
+  const pair = sessionPair(options);
   configured.add(target);
   installPair(target, pair);
 }
@@ -57,7 +58,7 @@ export function configureSessions(target: MiddlewareTarget, options: SessionOpti
  * `request.session`, the after half writes the cookie back when the session changed.
  * Options are checked here, so a bad key or cookie attribute fails at configuration.
  */
-export function sessionMiddlewares(options: SessionOptions): MiddlewarePair {
+function sessionPair(options: SessionOptions): MiddlewarePair {
   const store = new SessionStore(options);
   return {
     before: (request) => {
@@ -77,7 +78,9 @@ export function sessionMiddlewares(options: SessionOptions): MiddlewarePair {
 export function commitSession(request: Request, response: Response): void {
   const session = request.session;
   if (session === null || !(session.backend instanceof SessionStore)) {
-    throw new Error("commitSession: sessions are not configured (call app.configureSessions first)");
+    throw new Error(
+      "commitSession: sessions are not configured (call app.sessions() or router.sessions() first)",
+    );
   }
   session.backend.write(session, response, request);
 }
@@ -93,7 +96,7 @@ class SessionStore implements SessionBackend {
 
   constructor(options: SessionOptions) {
     if (typeof options !== "object" || options === null)
-      throw new TypeError("configureSessions needs an options object");
+      throw new TypeError("sessions() needs an options object");
     const keys = normaliseKeys(options.secretKey);
     this.cookieName = options.cookieName ?? "session";
     const maxAge = options.maxAge === undefined ? DEFAULT_MAX_AGE : options.maxAge;

@@ -7,7 +7,6 @@
  * (the router's CORS pair, or the app's in the CORS layer), whatever layer or run mode is around.
  */
 import { expect } from "bun:test";
-import { allowCors } from "../../src/entries/cors.ts";
 import { RedisStore } from "../../src/entries/rate-limit.ts";
 import { type Request, SubRouter } from "../../src/index.ts";
 import { type Feature, httpExchange } from "./table.ts";
@@ -20,7 +19,7 @@ export const RATE_LIMIT_ROWS: Feature[] = [
     name: "rate-limit-sliding",
     register(app, ctx) {
       const router = new SubRouter(import.meta.path, { prefix: "/f" });
-      allowCors(router, { origins: [ROUTER_ORIGIN] });
+      router.cors({ origins: [ROUTER_ORIGIN] });
       router.get(
         "/rate-limit-sliding",
         (request) =>

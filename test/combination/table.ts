@@ -44,7 +44,6 @@ import {
   type Webfw,
   Response as WebfwResponse,
 } from "../../src/index.ts";
-import { installPair } from "../../src/router/middleware.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { CACHE_ROWS } from "./rows-cache.ts";
@@ -456,18 +455,16 @@ export const FEATURES: Feature[] = [
     },
   },
   {
-    // A before/after pair installed on a sub-router only (src/router/middleware.ts): the planner
-    // gives the route its router's middlewares after the app's, in every run mode.
+    // A before/after middleware pair on a sub-router only (what its cors() and sessions() install):
+    // the planner gives the route its router's middlewares after the app's, in every run mode.
     name: "router-pair",
     register(app, ctx) {
       const router = new SubRouter(import.meta.path, { prefix: "/f" });
-      installPair(router, {
-        before: (request) => {
-          request.state.pair = "before-ran";
-        },
-        after: (response) => {
-          response.headers.set("x-router-pair", "after-ran");
-        },
+      router.beforeRequest((request) => {
+        request.state.pair = "before-ran";
+      });
+      router.afterRequest((response) => {
+        response.headers.set("x-router-pair", "after-ran");
       });
       router.get(
         "/router-pair",
@@ -1143,7 +1140,7 @@ export const LAYERS: Layer[] = [
   {
     name: "sessions",
     install(app) {
-      app.configureSessions({ secretKey: SESSION_KEY });
+      app.sessions({ secretKey: SESSION_KEY });
       app.beforeRequest((request) => {
         const session = request.session;
         if (session) session.set("hits", (session.get("hits", 0) as number) + 1);

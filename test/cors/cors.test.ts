@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { allowCors, type CorsOptions } from "../../src/entries/cors.ts";
+import type { CorsOptions } from "../../src/entries/cors.ts";
 import { HttpError, type ServerHandle, Webfw } from "../../src/index.ts";
 
 const GOOD = "https://good.example";
@@ -12,10 +12,9 @@ const CORS_HEADERS = [
   "access-control-max-age",
 ];
 
-function corsApp(options: CorsOptions, useFunction = false): Webfw {
+function corsApp(options: CorsOptions): Webfw {
   const app = new Webfw(import.meta.path);
-  if (useFunction) allowCors(app, options);
-  else app.cors(options);
+  app.cors(options);
   app.get("/items", () => ["a", "b"]);
   app.put("/items", () => "put");
   app.get("/boom", () => {
@@ -63,7 +62,7 @@ describe("cors() validates its options", () => {
   });
   test("configuring twice is an error", () => {
     const once = app().cors();
-    expect(() => allowCors(once, {})).toThrow(/already configured/);
+    expect(() => once.cors({})).toThrow(/already configured/);
   });
 });
 
@@ -243,7 +242,7 @@ describe('CORS with origins "*"', () => {
   });
 
   test("with credentials: the origin is echoed instead of *, never null, never a malformed origin", async () => {
-    const server = await corsApp({ origins: "*", credentials: true, methods: "*" }, true).start({
+    const server = await corsApp({ origins: "*", credentials: true, methods: "*" }).start({
       port: 0,
       host: "127.0.0.1",
     });

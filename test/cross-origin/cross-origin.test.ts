@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { allowCors } from "../../src/entries/cors.ts";
 import { type ServerHandle, SubRouter, Webfw } from "../../src/index.ts";
 import { curl } from "../helpers/tls.ts";
 
@@ -25,11 +24,11 @@ function makeApp(options: ConstructorParameters<typeof Webfw>[1] = {}) {
   hooks.post("/strict", () => "strict", { csrf: true });
   app.includeRouter(hooks);
   const api = new SubRouter(import.meta.path, { prefix: "/api" });
-  allowCors(api, { origins: ["https://spa.example"], credentials: true });
+  api.cors({ origins: ["https://spa.example"], credentials: true });
   api.post("/save", () => "saved");
   app.includeRouter(api);
   const pub = new SubRouter(import.meta.path, { prefix: "/public" });
-  allowCors(pub);
+  pub.cors();
   pub.post("/ping", () => "pong");
   app.includeRouter(pub);
   return app;

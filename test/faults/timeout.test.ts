@@ -1,5 +1,5 @@
 /**
- * A handler that hangs: `requestTimeoutMs` (app-wide) and the route option
+ * A handler that hangs: the app option `timeoutMs` and the route option
  * `timeoutMs` answer 503 once the time is up, through the app's after
  * middlewares and headers; the server keeps serving; no option, no timer.
  */
@@ -37,9 +37,9 @@ function hangingApp(options: ConstructorParameters<typeof Webfw>[1]) {
   return app;
 }
 
-describe("requestTimeoutMs", () => {
+describe("timeoutMs", () => {
   let server: ServerHandle;
-  const app = hangingApp({ requestTimeoutMs: 150 });
+  const app = hangingApp({ timeoutMs: 150 });
   app.addResponseHeader("x-app", "yes");
   app.afterRequest((response) => {
     response.headers.set("x-after", String(response.statusCode));
@@ -59,7 +59,7 @@ describe("requestTimeoutMs", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
     results.add({
       group: "hung handlers",
-      input: "handler that never resolves, requestTimeoutMs 150",
+      input: "handler that never resolves, timeoutMs 150",
       outcome: "503 after 150 ms, with the app's after-middlewares and headers",
       survived: true,
     });
@@ -120,9 +120,9 @@ describe("without a timeout", () => {
 });
 
 describe("bad timeout values are refused at construction or start", () => {
-  test("requestTimeoutMs must be a non-negative finite number", () => {
+  test("timeoutMs must be a non-negative finite number", () => {
     for (const value of [-1, Number.NaN, Number.POSITIVE_INFINITY, "100" as unknown as number]) {
-      expect(() => new Webfw(import.meta.path, { requestTimeoutMs: value })).toThrow(/requestTimeoutMs/);
+      expect(() => new Webfw(import.meta.path, { timeoutMs: value })).toThrow(/timeoutMs/);
     }
   });
 

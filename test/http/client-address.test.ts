@@ -202,7 +202,7 @@ describe("secure cookies follow the client's scheme", () => {
   test('sessions secure: "auto": Secure over the HTTPS a trusted proxy reports, never from a spoof', async () => {
     const make = async (trustProxy: TrustProxy | undefined) => {
       const app = new Webfw(import.meta.path, { trustProxy });
-      app.configureSessions({ secretKey: "a-secret-key-of-at-least-32-bytes!!", secure: "auto" });
+      app.sessions({ secretKey: "a-secret-key-of-at-least-32-bytes!!", secure: "auto" });
       app.get("/login", (request) => {
         request.session?.set("user", "ada");
         return "in";
@@ -220,7 +220,7 @@ describe("secure cookies follow the client's scheme", () => {
     expect(spoofed).toStartWith("session=");
     expect(spoofed).not.toContain("Secure");
     expect(() =>
-      new Webfw(import.meta.path).configureSessions({
+      new Webfw(import.meta.path).sessions({
         secretKey: "a-secret-key-of-at-least-32-bytes!!",
         secure: "auto",
         sameSite: "None",

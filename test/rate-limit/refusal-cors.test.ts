@@ -6,7 +6,6 @@
  * run for a refusal.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { allowCors, corsMiddlewares } from "../../src/entries/cors.ts";
 import {
   AuthenticationHandler,
   BearerGetter,
@@ -19,7 +18,6 @@ import {
   Webfw,
 } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
-import { installPair } from "../../src/router/middleware.ts";
 
 const ORIGIN = "https://app.example";
 const servers: ServerHandle[] = [];
@@ -43,7 +41,7 @@ async function serve(app: Webfw): Promise<ServerHandle> {
 function apiWithLimit(limit: number): { app: Webfw } {
   const app = new Webfw(import.meta.path);
   const api = new SubRouter(import.meta.path, { prefix: "/api" });
-  allowCors(api, { origins: [ORIGIN], exposeHeaders: ["RateLimit", "Retry-After"] });
+  api.cors({ origins: [ORIGIN], exposeHeaders: ["RateLimit", "Retry-After"] });
   api.configureAuthentication(new Tokens(new BearerGetter()));
   api.rateLimit({ limit, windowMs: 60_000 });
   // A router middleware that is not CORS: it belongs to the routes, which a refusal never reaches.
@@ -136,11 +134,11 @@ describe("a SubRouter's refusals through its CORS pair", () => {
     expect(first.headers.get("ratelimit")).toStartWith('"router /api";r=1;');
   });
 
-  test("a key function's HttpError and the 503 of a store that is down carry CORS too (a pair installed by hand)", async () => {
+  test("a key function's HttpError and the 503 of a store that is down carry CORS too", async () => {
     logger.setSink(() => {});
     const app = new Webfw(import.meta.path);
     const api = new SubRouter(import.meta.path, { prefix: "/api" });
-    installPair(api, corsMiddlewares({ origins: [ORIGIN] }));
+    api.cors({ origins: [ORIGIN] });
     api.rateLimit({
       limit: 5,
       windowMs: 60_000,
@@ -174,9 +172,9 @@ describe("a SubRouter's refusals through its CORS pair", () => {
   test("nested routers: the 429 of the inner one goes through both CORS pairs' after halves", async () => {
     const app = new Webfw(import.meta.path);
     const outer = new SubRouter(import.meta.path, { prefix: "/v1" });
-    allowCors(outer, { origins: [ORIGIN] });
+    outer.cors({ origins: [ORIGIN] });
     const inner = new SubRouter(import.meta.path, { prefix: "/admin" });
-    allowCors(inner, { origins: [ORIGIN], credentials: true });
+    inner.cors({ origins: [ORIGIN], credentials: true });
     inner.rateLimit({ limit: 1, windowMs: 60_000 });
     inner.get("/x", () => "x");
     outer.includeRouter(inner);

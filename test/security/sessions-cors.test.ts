@@ -15,7 +15,7 @@ const results = new Results("sessions-cors");
 
 function sessionApp(cookieName: string): Webfw {
   const app = new Webfw(import.meta.path);
-  app.configureSessions({ secretKey: KEY, cookieName });
+  app.sessions({ secretKey: KEY, cookieName });
   app.get("/login/:user", (request) => {
     request.session?.set("user", request.pathParams.user);
     return "ok";

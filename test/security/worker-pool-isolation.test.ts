@@ -22,8 +22,8 @@ afterEach(async () => {
   results.write();
 });
 
-async function start(requestTimeoutMs: number): Promise<ServerHandle> {
-  handle = await startQuiet(makePoolApp(requestTimeoutMs), { workers: 2 });
+async function start(timeoutMs: number): Promise<ServerHandle> {
+  handle = await startQuiet(makePoolApp(timeoutMs), { workers: 2 });
   return handle;
 }
 
@@ -51,7 +51,7 @@ describe("a stuck Worker takes no new work while another is free", () => {
       await stuck;
     }, 15_000);
 
-    test(`${culprit} with requestTimeoutMs: 503 for it, its Worker replaced, innocent all 200`, async () => {
+    test(`${culprit} with timeoutMs: 503 for it, its Worker replaced, innocent all 200`, async () => {
       const { port, url } = await start(800);
       const stuck = fetch(`${url}${culprit}`);
       await Bun.sleep(100);

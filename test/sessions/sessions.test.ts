@@ -14,7 +14,7 @@ const KEY_B = "other-secret-key-of-at-least-32-bytes";
 /** An app exposing the session through a few routes. */
 function sessionApp(options: SessionOptions): Webfw {
   const app = new Webfw(import.meta.path);
-  app.configureSessions(options);
+  app.sessions(options);
   app.get("/login/:user", (request) => {
     request.session!.set("user", request.pathParams.user);
     return "logged in";
@@ -66,30 +66,30 @@ function flip(text: string, index: number): string {
   return text.slice(0, index) + ch + text.slice(index + 1);
 }
 
-describe("configureSessions validates its options", () => {
+describe("sessions() validates its options", () => {
   const app = () => new Webfw(import.meta.path);
   test("a secret shorter than 32 bytes is an error at configure time", () => {
-    expect(() => app().configureSessions({ secretKey: "short" })).toThrow(/at least 32/);
-    expect(() => app().configureSessions({ secretKey: "x".repeat(31) })).toThrow(/31 bytes/);
-    expect(() => app().configureSessions({ secretKey: [KEY_A, "tiny"] })).toThrow(/#2/);
-    expect(() => app().configureSessions({ secretKey: [] })).toThrow(/empty/);
-    expect(() => app().configureSessions({ secretKey: new Uint8Array(16) })).toThrow(/16 bytes/);
-    expect(() => app().configureSessions({ secretKey: new Uint8Array(32) })).not.toThrow();
+    expect(() => app().sessions({ secretKey: "short" })).toThrow(/at least 32/);
+    expect(() => app().sessions({ secretKey: "x".repeat(31) })).toThrow(/31 bytes/);
+    expect(() => app().sessions({ secretKey: [KEY_A, "tiny"] })).toThrow(/#2/);
+    expect(() => app().sessions({ secretKey: [] })).toThrow(/empty/);
+    expect(() => app().sessions({ secretKey: new Uint8Array(16) })).toThrow(/16 bytes/);
+    expect(() => app().sessions({ secretKey: new Uint8Array(32) })).not.toThrow();
     // UTF-8 bytes count, not characters: 11 × "€" is 33 bytes.
-    expect(() => app().configureSessions({ secretKey: "€".repeat(11) })).not.toThrow();
+    expect(() => app().sessions({ secretKey: "€".repeat(11) })).not.toThrow();
   });
 
   test("bad cookie name, maxAge and attributes fail at configure time", () => {
-    expect(() => app().configureSessions({ secretKey: KEY_A, cookieName: "bad name" })).toThrow(TypeError);
-    expect(() => app().configureSessions({ secretKey: KEY_A, maxAge: 0 })).toThrow(/maxAge/);
-    expect(() => app().configureSessions({ secretKey: KEY_A, maxAge: 1.5 })).toThrow(/maxAge/);
-    expect(() => app().configureSessions({ secretKey: KEY_A, sameSite: "None" })).toThrow(/secure/);
-    expect(() => app().configureSessions({ secretKey: KEY_A, path: "/x;Domain=evil" })).toThrow(TypeError);
+    expect(() => app().sessions({ secretKey: KEY_A, cookieName: "bad name" })).toThrow(TypeError);
+    expect(() => app().sessions({ secretKey: KEY_A, maxAge: 0 })).toThrow(/maxAge/);
+    expect(() => app().sessions({ secretKey: KEY_A, maxAge: 1.5 })).toThrow(/maxAge/);
+    expect(() => app().sessions({ secretKey: KEY_A, sameSite: "None" })).toThrow(/secure/);
+    expect(() => app().sessions({ secretKey: KEY_A, path: "/x;Domain=evil" })).toThrow(TypeError);
   });
 
   test("configuring twice is an error", () => {
-    const twice = app().configureSessions({ secretKey: KEY_A });
-    expect(() => twice.configureSessions({ secretKey: KEY_A })).toThrow(/already configured/);
+    const twice = app().sessions({ secretKey: KEY_A });
+    expect(() => twice.sessions({ secretKey: KEY_A })).toThrow(/already configured/);
   });
 });
 
@@ -316,7 +316,7 @@ describe("signed-cookie sessions over HTTP", () => {
 describe("size limit message", () => {
   test("SessionTooLargeError names the cookie, its size and the limit", async () => {
     const app = new Webfw(import.meta.path);
-    app.configureSessions({ secretKey: KEY_A, cookieName: "sid" });
+    app.sessions({ secretKey: KEY_A, cookieName: "sid" });
     let caught: unknown = null;
     app.get("/", (request) => {
       try {
@@ -425,7 +425,7 @@ describe("cookie options, rolling and commitSession", () => {
 
   test("commitSession saves the session from a before-middleware that answers itself", async () => {
     const app = new Webfw(import.meta.path);
-    app.configureSessions({ secretKey: KEY_A });
+    app.sessions({ secretKey: KEY_A });
     app.beforeRequest("/guard", (request) => {
       request.session!.set("visited", "guard");
       const response = new Response(302, { location: "/dump" }, "");
@@ -450,7 +450,7 @@ describe("cookie options, rolling and commitSession", () => {
 
   test("commitSession then the after-middleware: still one Set-Cookie", async () => {
     const app = new Webfw(import.meta.path);
-    app.configureSessions({ secretKey: KEY_A });
+    app.sessions({ secretKey: KEY_A });
     app.get("/", (request) => {
       request.session!.set("a", 1);
       const response = new Response(200, {}, "ok");
@@ -465,7 +465,7 @@ describe("cookie options, rolling and commitSession", () => {
     }
   });
 
-  test("without configureSessions, request.session is null and commitSession explains", async () => {
+  test("without sessions(), request.session is null and commitSession explains", async () => {
     const app = new Webfw(import.meta.path);
     app.get("/", (request) => {
       let message = "";
@@ -480,7 +480,8 @@ describe("cookie options, rolling and commitSession", () => {
     try {
       expect(await (await fetch(server.url)).json()).toEqual({
         session: null,
-        message: "commitSession: sessions are not configured (call app.configureSessions first)",
+        message:
+          "commitSession: sessions are not configured (call app.sessions() or router.sessions() first)",
       });
     } finally {
       await server.stop(true);
@@ -491,7 +492,7 @@ describe("cookie options, rolling and commitSession", () => {
 describe("crossing to a handler Worker (snapshot / detached / absorb)", () => {
   test("changes made on the Worker side are written by the main thread; reads only add Vary", async () => {
     const app = new Webfw(import.meta.path);
-    app.configureSessions({ secretKey: KEY_A });
+    app.sessions({ secretKey: KEY_A });
     // What the worker pool does, with structuredClone standing in for postMessage.
     const viaWorker = (request: Request, work: (remote: Session) => unknown) => {
       const remote = Session.detached(structuredClone(request.session!.snapshot()));
