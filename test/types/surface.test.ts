@@ -167,6 +167,22 @@ describe("the entry points", () => {
       expect({ specifier, empty: names.length === 0 }).toEqual({ specifier, empty: false });
   });
 
+  test("the root names every subpath's module (src/subpath-types.ts) and tsconfig.json maps it", () => {
+    const named = readFileSync(join(REPO, "src/subpath-types.ts"), "utf8");
+    const config = JSON.parse(readFileSync(join(REPO, "tsconfig.json"), "utf8")) as {
+      compilerOptions: { paths: Record<string, string[]> };
+    };
+    const missing: string[] = [];
+    for (const entry of publicEntries()) {
+      if (entry.specifier === "webfw") continue;
+      if (!named.includes(`"./${entry.source.replace(/^src\//, "")}"`))
+        missing.push(`${entry.specifier}: subpath-types`);
+      if (config.compilerOptions.paths[entry.specifier]?.[0] !== `./${entry.source}`)
+        missing.push(`${entry.specifier}: tsconfig paths`);
+    }
+    expect(missing).toEqual([]);
+  });
+
   test("no export shadows a Web global other than the spec's Request, Response and Headers", () => {
     const shadowing = [...exported].flatMap(([specifier, names]) =>
       names.filter((n) => WEB_GLOBALS.has(n) && !SPEC_GLOBALS.has(n)).map((n) => `${n} (${specifier})`),
