@@ -30,7 +30,7 @@ app.get(
     await Bun.sleep(reportMs);
     return { pid: process.pid, computedAt: new Date().toISOString() };
   },
-  { cache: { ttl: 10_000, staleWhileRevalidate: 60_000, tags: ["reports"] } },
+  { cacheResponses: { ttl: 10_000, staleWhileRevalidate: 60_000, tags: ["reports"] } },
 );
 
 app.get(
@@ -41,7 +41,12 @@ app.get(
       ? { id: request.pathParams.id, ...product, pid: process.pid }
       : [{ error: "no such product" }, 404];
   },
-  { cache: { ttl: 60_000, tags: (request: Request) => ["products", `product:${request.pathParams.id}`] } },
+  {
+    cacheResponses: {
+      ttl: 60_000,
+      tags: (request: Request) => ["products", `product:${request.pathParams.id}`],
+    },
+  },
 );
 
 app.put("/products/:id", async (request) => {
@@ -57,7 +62,7 @@ app.get(
   "/greeting",
   (request) => (request.headers.get("accept-language")?.startsWith("fr") ? "bonjour" : "hello"),
   {
-    cache: { ttl: 60_000, vary: ["accept-language"] },
+    cacheResponses: { ttl: 60_000, vary: ["accept-language"] },
   },
 );
 
@@ -65,7 +70,7 @@ app.get(
 app.configureAuthentication(new BasicAuth({ users: { ann: "ann-password", bob: "bob-password" } }));
 app.get("/me", (request) => ({ user: request.identity?.claims.sub, pid: process.pid }), {
   authRequired: true,
-  cache: { ttl: 30_000, key: (request: Request) => `me:${request.identity?.claims.sub}` },
+  cacheResponses: { ttl: 30_000, key: (request: Request) => `me:${request.identity?.claims.sub}` },
 });
 
 app.get("/health", () => "ok");

@@ -1,5 +1,5 @@
 /**
- * The route option `cache` and `router.cacheResponses(…)` (docs/caching.md): what a user declares,
+ * The route option `cacheResponses` and `router.cacheResponses(…)` (docs/caching.md): what a user declares,
  * its checks, and how a route's setting is resolved from its own and its routers'.
  */
 import type { Request } from "../http/request.ts";

@@ -16,7 +16,7 @@ const DEFAULT_LOCK_MS = 30_000;
 export interface CachedRouteInfo {
   method: string;
   path: string;
-  options: Pick<RouteOptions, "cache" | "const">;
+  options: Pick<RouteOptions, "cacheResponses" | "const">;
 }
 
 export interface ResponseCaches {
@@ -44,7 +44,7 @@ export function planCaches(cache: ResponseCache): ResponseCaches {
       for (const router of chain)
         if (router.cacheSetting !== undefined) declarations.push(router.cacheSetting);
       const label = `${route.method} ${route.path}`;
-      const own = route.options.cache;
+      const own = route.options.cacheResponses;
       if (own !== undefined) declarations.push(checkCacheSetting(own, label));
       if (declarations.length === 0) return;
       const setting = resolveCache(declarations);

@@ -2,8 +2,8 @@
  * Which middlewares are a CORS pair's halves, for the layers that answer before a route's
  * middlewares run: a router's rate-limit refusals (429, 503) still pass through that router's CORS
  * pair, so that a browser page can read them, and a CORS preflight is not counted against a limit
- * (docs/rate-limiting.md#cors-and-preflights). A `WeakSet` of the functions themselves: a pair
- * installed by hand (`installPair(router, corsMiddlewares(...))`) is recognised too.
+ * (docs/rate-limiting.md#cors-and-preflights). A `WeakSet` of the functions themselves, which
+ * `router.cors()` registers as ordinary before/after middlewares.
  */
 import type { AfterMiddleware, BeforeMiddleware, MiddlewarePair } from "../router/middleware.ts";
 

@@ -54,7 +54,8 @@ export function describeRoutes(tree: RouterTree): RouteView[] {
       rateLimit: describeLimit(route),
       offload: route.options.offload === true,
       cache: describeCache(route),
-      timeoutMs: plan.timeoutMs ?? null,
+      // The limit that applies (the route's, its routers' or the app's); null: none.
+      timeoutMs: plan.timeoutMs !== undefined && plan.timeoutMs > 0 ? plan.timeoutMs : null,
       mcp: route.options.mcp !== undefined && route.options.mcp !== false,
       kind: "http",
     });
@@ -92,6 +93,6 @@ function describeLimit(route: RouteRecord): string | null {
 
 function describeCache(route: RouteRecord): string | null {
   if (route.options.const === true) return "const (computed once)";
-  const cache = (route.options as { cache?: unknown }).cache;
+  const cache = route.options.cacheResponses;
   return cache === undefined ? null : JSON.stringify(cache);
 }

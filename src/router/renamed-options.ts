@@ -12,6 +12,7 @@ const APP_OPTIONS: Readonly<Record<string, string>> = {
 /** Route options: old name → what to write now. */
 const ROUTE_OPTIONS: Readonly<Record<string, string>> = {
   rawBody: 'body: "stream"',
+  cache: "cacheResponses",
 };
 
 function refuseRenamed(options: object, renamed: Readonly<Record<string, string>>, where: string): void {

@@ -88,9 +88,10 @@ export interface RouteOptions<A extends RouteArgShape = EmptyArgs, B = unknown>
   rateLimit?: RateLimitOptions | false;
   /**
    * Caches this GET route's answers (docs/caching.md): `{ ttl, staleWhileRevalidate?, key?, vary?, tags? }`;
-   * `false`: not here even when a router caches its routes (`router.cacheResponses`).
+   * `false`: not here even when the app or a router caches its routes (`router.cacheResponses(…)`,
+   * the same name at every level).
    */
-  cache?: CacheSetting;
+  cacheResponses?: CacheSetting;
   /**
    * Cross-site request protection of this (unsafe-method) route (docs/security.md): `false` turns it
    * off, `{ trustedOrigins }` trusts more origins. Default: the router's, else the app's (on).

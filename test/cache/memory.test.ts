@@ -32,7 +32,9 @@ function policyOf(url: string, response: Response, requestHeaders: Record<string
 test("a hit: the same body, Age, Cache-Status, the ETag reused and 304; http-cache-semantics agrees", async () => {
   const app = new Webfw(import.meta.path);
   let runs = 0;
-  app.get("/report", () => ({ run: ++runs }), { cache: { ttl: 60_000, staleWhileRevalidate: 30_000 } });
+  app.get("/report", () => ({ run: ++runs }), {
+    cacheResponses: { ttl: 60_000, staleWhileRevalidate: 30_000 },
+  });
   const server = await serve(app);
   const first = await fetch(`${server.url}/report`);
   expect(first.status).toBe(200);
@@ -89,7 +91,7 @@ test("the handler's own ETag and Cache-Control are kept", async () => {
       description: "v7",
       headers: { etag: '"v7"', "cache-control": "public, max-age=5" },
     }),
-    { cache: { ttl: 60_000 } },
+    { cacheResponses: { ttl: 60_000 } },
   );
   const server = await serve(app);
   await fetch(`${server.url}/own`);
@@ -104,7 +106,7 @@ test("the handler's own ETag and Cache-Control are kept", async () => {
 test("with the app's ETags on: the same tag with and without the cache, 304 from a hit", async () => {
   const app = new Webfw(import.meta.path, { etag: true });
   app.get("/plain", () => ({ same: "body" }));
-  app.get("/cached", () => ({ same: "body" }), { cache: { ttl: 60_000 } });
+  app.get("/cached", () => ({ same: "body" }), { cacheResponses: { ttl: 60_000 } });
   const server = await serve(app);
   const plain = (await fetch(`${server.url}/plain`)).headers.get("etag");
   expect(plain).toMatch(/^W\//);
@@ -126,7 +128,7 @@ test("a stampede of 100 concurrent misses runs the handler once", async () => {
       await Bun.sleep(200);
       return "computed";
     },
-    { cache: { ttl: 60_000 } },
+    { cacheResponses: { ttl: 60_000 } },
   );
   const server = await serve(app);
   const answers = await Promise.all(Array.from({ length: 100 }, () => fetch(`${server.url}/slow`)));
@@ -146,7 +148,7 @@ test("stale-while-revalidate: the stale answer at once, one refresh, then the ne
       if (run > 1) await Bun.sleep(300);
       return `v${run}`;
     },
-    { cache: { ttl: 300, staleWhileRevalidate: 10_000 } },
+    { cacheResponses: { ttl: 300, staleWhileRevalidate: 10_000 } },
   );
   const server = await serve(app);
   expect(await (await fetch(`${server.url}/swr`)).text()).toBe("v1");
@@ -174,14 +176,14 @@ test("never stored: Set-Cookie, no-store/private/no-cache, errors, streams; each
   const count = (name: string) => {
     runs[name] = (runs[name] ?? 0) + 1;
   };
-  const cache = { ttl: 60_000 };
+  const cacheResponses = { ttl: 60_000 };
   app.get(
     "/cookie",
     () => {
       count("cookie");
       return { statusCode: 200, description: "c", headers: { "set-cookie": "a=b" } };
     },
-    { cache },
+    { cacheResponses },
   );
   for (const control of ["no-store", "private", "no-cache", "max-age=0, no-store"]) {
     app.get(
@@ -190,7 +192,7 @@ test("never stored: Set-Cookie, no-store/private/no-cache, errors, streams; each
         count(control);
         return { statusCode: 200, description: "x", headers: { "cache-control": control } };
       },
-      { cache },
+      { cacheResponses },
     );
   }
   app.get(
@@ -199,7 +201,7 @@ test("never stored: Set-Cookie, no-store/private/no-cache, errors, streams; each
       count("error");
       throw new Error("boom");
     },
-    { cache },
+    { cacheResponses },
   );
   app.get(
     "/stream",
@@ -212,7 +214,7 @@ test("never stored: Set-Cookie, no-store/private/no-cache, errors, streams; each
         },
       });
     },
-    { cache },
+    { cacheResponses },
   );
   app.get(
     "/vary-star",
@@ -220,7 +222,7 @@ test("never stored: Set-Cookie, no-store/private/no-cache, errors, streams; each
       count("vary");
       return { statusCode: 200, description: "v", headers: { vary: "*" } };
     },
-    { cache },
+    { cacheResponses },
   );
   const server = await serve(app);
   const paths = [
@@ -266,10 +268,13 @@ test("credentials: not cached without a key; a key with the identity keeps answe
     runs++;
     return { user: request.identity?.claims.sub ?? null };
   };
-  app.get("/plain", whoami, { cache: { ttl: 60_000 } });
+  app.get("/plain", whoami, { cacheResponses: { ttl: 60_000 } });
   app.get("/mine", whoami, {
     authRequired: true,
-    cache: { ttl: 60_000, key: (request: Request) => `user:${String(request.identity?.claims.sub)}` },
+    cacheResponses: {
+      ttl: 60_000,
+      key: (request: Request) => `user:${String(request.identity?.claims.sub)}`,
+    },
   });
   const server = await serve(app);
   const basic = (user: string, password: string) => ({
@@ -320,7 +325,7 @@ test("vary: one entry per header value, named in Vary", async () => {
       runs++;
       return request.headers.get("accept-language")?.startsWith("fr") ? "bonjour" : "hello";
     },
-    { cache: { ttl: 60_000, vary: ["Accept-Language"] } },
+    { cacheResponses: { ttl: 60_000, vary: ["Accept-Language"] } },
   );
   const server = await serve(app);
   for (let i = 0; i < 2; i++) {
@@ -338,7 +343,10 @@ test("invalidate by tags and by key; query strings are separate keys", async () 
   const app = new Webfw(import.meta.path);
   let runs = 0;
   app.get("/products/:id", (request) => ({ id: request.pathParams.id, run: ++runs }), {
-    cache: { ttl: 60_000, tags: (request: Request) => ["products", `product:${request.pathParams.id}`] },
+    cacheResponses: {
+      ttl: 60_000,
+      tags: (request: Request) => ["products", `product:${request.pathParams.id}`],
+    },
   });
   const server = await serve(app);
   const get = async (path: string) => (await (await fetch(`${server.url}${path}`)).json()) as { run: number };
@@ -365,8 +373,8 @@ test("routers: cacheResponses covers their GET routes; a route's false or own se
   const api = new SubRouter(import.meta.path, { prefix: "/api" });
   api.cacheResponses({ ttl: 60_000 });
   api.get("/a", () => ++runs.a);
-  api.get("/b", () => ++runs.b, { cache: false });
-  api.get("/c", () => ++runs.c, { cache: { ttl: 60_000, tags: ["c"] } });
+  api.get("/b", () => ++runs.b, { cacheResponses: false });
+  api.get("/c", () => ++runs.c, { cacheResponses: { ttl: 60_000, tags: ["c"] } });
   api.post("/p", () => ++runs.p);
   app.includeRouter(api);
   const server = await serve(app);
@@ -389,11 +397,16 @@ test("bad settings fail where they are made; a bad key function is a 500", async
   expect(() => new Webfw(import.meta.path, { cacheStore: {} as never })).toThrow("cacheStore must have");
 
   const post = new Webfw(import.meta.path);
-  post.post("/x", () => "x", { cache: { ttl: 10 } });
+  post.post("/x", () => "x", { cacheResponses: { ttl: 10 } });
   await expect(post.start({ port: 0, host: "127.0.0.1" })).rejects.toThrow("only GET routes");
 
+  // The route option's old name (before 1.0) is refused with the new one, not silently ignored.
+  const old = new Webfw(import.meta.path);
+  old.get("/old", () => "x", { cache: { ttl: 10 } } as never);
+  await expect(old.build()).rejects.toThrow("GET /old: the option cache is now cacheResponses");
+
   const keyed = new Webfw(import.meta.path);
-  keyed.get("/k", () => "k", { cache: { ttl: 1000, key: () => 42 as unknown as string } });
+  keyed.get("/k", () => "k", { cacheResponses: { ttl: 1000, key: () => 42 as unknown as string } });
   const server = await serve(keyed);
   const response = await fetch(`${server.url}/k`);
   expect(response.status).toBe(500);
@@ -404,7 +417,7 @@ test("routes without cache keep their handler: nothing runs per request", async 
   const plain = () => "plain";
   const cachedHandler = () => "cached";
   app.get("/plain", plain);
-  app.get("/cached", cachedHandler, { cache: { ttl: 1000 } });
+  app.get("/cached", cachedHandler, { cacheResponses: { ttl: 1000 } });
   const { buildRuntime } = await import("../../src/plan/build.ts");
   const built = await buildRuntime(app);
   expect(built.plans.find((plan) => plan.pattern === "/plain")?.handler).toBe(plain);

@@ -48,13 +48,13 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
   /** Two apps ("machines") with their own store objects on one Redis, the same route on each. */
   async function twoMachines(
     handler: () => unknown,
-    cache: { ttl: number; staleWhileRevalidate?: number },
+    cacheResponses: { ttl: number; staleWhileRevalidate?: number },
     prefix: string,
   ): Promise<[ServerHandle, ServerHandle]> {
     const made: ServerHandle[] = [];
     for (let i = 0; i < 2; i++) {
       const app = new Webfw(import.meta.path, { cacheStore: new RedisCacheStore({ url: redisUrl, prefix }) });
-      app.get("/shared", handler, { cache });
+      app.get("/shared", handler, { cacheResponses });
       made.push(await serve(app));
     }
     return made as [ServerHandle, ServerHandle];
@@ -113,7 +113,7 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
     for (let i = 0; i < 2; i++) {
       const app = new Webfw(import.meta.path, { cacheStore: new MemoryCacheStore() });
       app.configureBroadcast({ redisUrl });
-      app.get("/item", () => ({ run: ++runs }), { cache: { ttl: 60_000, tags: ["items"] } });
+      app.get("/item", () => ({ run: ++runs }), { cacheResponses: { ttl: 60_000, tags: ["items"] } });
       apps.push(app);
       urls.push((await serve(app)).url);
     }
@@ -188,7 +188,7 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
     const app = new Webfw(import.meta.path, {
       cacheStore: new RedisCacheStore({ url: redisUrl, prefix: `restart:${crypto.randomUUID()}:` }),
     });
-    app.get("/r", () => `run ${++runs}`, { cache: { ttl: 60_000 } });
+    app.get("/r", () => `run ${++runs}`, { cacheResponses: { ttl: 60_000 } });
     const first = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
     expect(await (await fetch(`${first.url}/r`)).text()).toBe("run 1");
     await first.stop(true);
@@ -211,7 +211,7 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
         timeoutMs: 300,
       }),
     });
-    app.get("/r", () => `run ${++runs}`, { cache: { ttl: 60_000 } });
+    app.get("/r", () => `run ${++runs}`, { cacheResponses: { ttl: 60_000 } });
     const server = await serve(app);
     await fetch(`${server.url}/r`);
     expect((await fetch(`${server.url}/r`)).headers.get("cache-status")).toStartWith("webfw; hit");

@@ -26,7 +26,7 @@ export const CACHE_ROWS: Feature[] = [
       });
       app.get("/f/cache", (request) => ctx.guard(request)?.then(() => ({ never: true })) ?? answer(request), {
         ...ctx.routeOptions,
-        cache: {
+        cacheResponses: {
           ttl: 60_000,
           key: (request: Request) => `${String(request.identity?.claims.user)}:${request.url.query}`,
         },

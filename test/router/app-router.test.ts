@@ -44,6 +44,17 @@ beforeAll(async () => {
   own.inject({ scope: "own" });
   own.get("/", ({ routerDependencies }) => routerDependencies.scope);
   app.includeRouter(own);
+  // One set of router options (docs/options.md#router-options): `new SubRouter` takes what `app.router` takes.
+  const made = new SubRouter<{ router: { scope: string } }, "/made">(import.meta.path, {
+    prefix: "/made",
+    dependencies: { scope: "made" },
+    authentication: new HeaderAuth("x-made"),
+    rateLimit: { limit: 2, windowMs: 60_000 },
+  });
+  made.get("/", ({ routerDependencies, identity }) => `${routerDependencies.scope} ${identity?.claims.sub}`, {
+    authRequired: true,
+  });
+  app.includeRouter(made);
   server = await app.start({ port: 0, host: "127.0.0.1", handleSignals: false, accessLog: false, argv: [] });
 });
 afterAll(() => server.stop(true));
@@ -52,6 +63,14 @@ const get = async (path: string, headers: Record<string, string> = {}) => {
   const response = await fetch(`${server.url}${path}`, { headers });
   return [response.status, await response.text()];
 };
+
+describe("new SubRouter takes the same options as app.router", () => {
+  test("dependencies, authentication and rateLimit given to the constructor", async () => {
+    expect((await get("/made"))[0]).toBe(401);
+    expect(await get("/made", { "x-made": "ada" })).toEqual([200, "made ada"]);
+    expect((await get("/made", { "x-made": "ada" }))[0]).toBe(429);
+  });
+});
 
 describe("app.router", () => {
   test("routes and path middlewares under the prefix, with the dependencies option", async () => {
