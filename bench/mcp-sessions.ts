@@ -83,10 +83,19 @@ console.log(`| RSS | ${kib(median(rsses))} | ${kib(Math.min(...rsses))}–${kib(
 // The defaults, one flooding address: the sessions it holds are capped by maxSessionsPerClient.
 const defaults = new Webfw(import.meta.path, { openapi: false });
 defaults.mcp.tool(() => "ok", { name: "ok" });
-const server = await defaults.start({ port: 0, host: "127.0.0.1", handleSignals: false, accessLog: false });
+// Served from a build of our own: its endpoint (src/mcp/endpoint.ts) tells how many sessions it holds.
+const built = await defaults.build({ accessLog: false });
+const endpoint = built.mounted(defaults.mcpMount)?.endpoint;
+if (endpoint === undefined) throw new Error("the app serves no MCP endpoint");
+const server = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch: (request, bun) => built.handle(request, bun),
+});
 const result = await flood(`http://127.0.0.1:${server.port}/mcp`, SESSIONS);
-const engine = await defaults.mcp.loadEngine();
+const engine = await endpoint.loadEngine();
 console.log(
   `\ndefaults, ${SESSIONS} initialize from one address: ${result.ok} answered 200, ${result.refused} refused, ${engine.sessionCount} sessions held`,
 );
-await server.stop();
+await server.stop(true);
+await endpoint.close();

@@ -17,39 +17,15 @@ import {
   TracerProvider,
 } from "@opentelemetry/sdk-trace";
 import { Webfw } from "../src/index.ts";
+import { compareVariants, dispatcherOf, nsPerCall, type RouteFn } from "./lib/dispatcher-micro.ts";
 import { HELLO } from "./lib/ready.ts";
 
-type RouteFn = (req: Request, server: null) => Response | Promise<Response>;
-
-const ROUNDS = 11;
 const N = Number(process.env.MICRO_N ?? "100000");
-
-async function bench(fn: RouteFn): Promise<number> {
-  const make = () => new Request("http://127.0.0.1/");
-  const requests = Array.from({ length: N }, make);
-  const run = async () => {
-    const start = Bun.nanoseconds();
-    for (let i = 0; i < N; i++) {
-      const out = fn(requests[i] as Request, null);
-      if (out instanceof Promise) await out;
-    }
-    return (Bun.nanoseconds() - start) / N;
-  };
-  await run();
-  const times: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    for (let i = 0; i < N; i++) requests[i] = make();
-    times.push(await run());
-  }
-  const best = Math.min(...times);
-  return best;
-}
 
 async function route(options: { tracing?: boolean; metrics?: boolean }): Promise<RouteFn> {
   const app = new Webfw(import.meta.path, { router: "bun", openapi: false, ...options });
   app.get("/", () => HELLO);
-  const built = await app.build({});
-  return (built.bunRoutes["/"] as unknown as Record<string, RouteFn>).GET as RouteFn;
+  return dispatcherOf(app, "/");
 }
 
 /** Accepts every batch and drops it: what the SDK costs before the network. */
@@ -64,8 +40,7 @@ class DroppingExporter implements SpanExporter {
   }
 }
 
-const VARIANTS = ["off", "noop", "metrics", "sdk"] as const;
-type VariantName = (typeof VARIANTS)[number];
+type VariantName = "off" | "noop" | "metrics" | "sdk";
 const LABELS: Record<VariantName, string> = {
   off: "observability off",
   noop: "tracing: true, no SDK (no-op API)",
@@ -85,37 +60,12 @@ async function runVariant(name: VariantName): Promise<number> {
   const options = { noop: { tracing: true }, sdk: { tracing: true }, metrics: { metrics: true }, off: {} }[
     name
   ];
-  return bench(await route(options));
+  return nsPerCall(await route(options), "http://127.0.0.1/", N);
 }
 
-const only = process.argv[2] as VariantName | undefined;
-if (only !== undefined) {
-  // A child: one variant, its figure as the last line.
-  console.log(JSON.stringify({ ns: await runVariant(only) }));
-  process.exit(0);
-}
-
-// The parent: each variant in its own process pinned to core 0, alternating, three times; the
-// fastest of each variant's runs is its figure (noise only adds time), the spread is printed.
-const runs = Number(process.env.MICRO_RUNS ?? "3");
-const results: Record<VariantName, number[]> = { off: [], noop: [], metrics: [], sdk: [] };
-for (let run = 0; run < runs; run++) {
-  for (const name of VARIANTS) {
-    const child = Bun.spawnSync(["taskset", "-c", "0", process.execPath, import.meta.path, name], {
-      env: { ...process.env, MICRO_N: String(N) },
-    });
-    const last = child.stdout.toString().trim().split("\n").pop() ?? "";
-    results[name].push((JSON.parse(last) as { ns: number }).ns);
-  }
-}
-const best = (name: VariantName) => Math.min(...results[name]);
-console.log(`\n${"variant".padEnd(46)} best ns   runs (ns)`);
-for (const name of VARIANTS) {
-  console.log(
-    `${LABELS[name].padEnd(46)} ${best(name).toFixed(0).padStart(7)}   ${results[name].map((v) => v.toFixed(0)).join(", ")}`,
-  );
-}
+const best = await compareVariants(import.meta.path, LABELS, N, runVariant);
 console.log("\nadded per request (best vs best of observability off):");
+const off = best.get("off") ?? 0;
 for (const name of ["noop", "metrics", "sdk"] as const) {
-  console.log(`  ${LABELS[name].padEnd(46)} ${(best(name) - best("off")).toFixed(0).padStart(6)} ns`);
+  console.log(`  ${LABELS[name].padEnd(46)} ${((best.get(name) ?? 0) - off).toFixed(0).padStart(6)} ns`);
 }

@@ -12,32 +12,10 @@
 import { z } from "zod";
 import { responseContract } from "../src/contracts/enforce.ts";
 import { type RouteOptions, t, Webfw } from "../src/index.ts";
-
-type RouteFn = (req: Request, server: null) => Response | Promise<Response>;
+import { compareVariants, dispatcherOf, nsPerCall } from "./lib/dispatcher-micro.ts";
 
 const ROUNDS = 11;
 const N = Number(process.env.MICRO_N ?? "50000");
-
-async function bench(fn: RouteFn): Promise<number> {
-  const make = () => new Request("http://127.0.0.1/users/1");
-  const requests = Array.from({ length: N }, make);
-  const run = async () => {
-    const start = Bun.nanoseconds();
-    for (let i = 0; i < N; i++) {
-      let out = fn(requests[i] as Request, null);
-      if (out instanceof Promise) out = await out;
-      await out.arrayBuffer();
-    }
-    return (Bun.nanoseconds() - start) / N;
-  };
-  await run();
-  const times: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    for (let i = 0; i < N; i++) requests[i] = make();
-    times.push(await run());
-  }
-  return Math.min(...times);
-}
 
 const Role = t.object({ name: t.str() });
 const User = t.object({ id: t.int(), name: t.str(), email: t.optional(t.str()), roles: t.list(Role) });
@@ -74,8 +52,7 @@ async function runVariant(name: VariantName): Promise<number> {
     }),
     VARIANTS[name].options as RouteOptions,
   );
-  const built = await app.build({});
-  return bench((built.bunRoutes["/users/1"] as unknown as Record<string, RouteFn>).GET as RouteFn);
+  return nsPerCall(await dispatcherOf(app, "/users/1"), "http://127.0.0.1/users/1", N, true);
 }
 
 /** The wrapped handler alone (no dispatcher, no Response): the check's own ns per call, best of 11 rounds. */
@@ -112,31 +89,4 @@ if (process.argv[2] === "alone") {
   process.exit(0);
 }
 
-const only = process.argv[2] as VariantName | undefined;
-if (only !== undefined) {
-  console.log(JSON.stringify({ ns: await runVariant(only) }));
-  process.exit(0);
-}
-
-const names = Object.keys(VARIANTS) as VariantName[];
-const runs = Number(process.env.MICRO_RUNS ?? "3");
-const results = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
-  VariantName,
-  number[]
->;
-for (let run = 0; run < runs; run++) {
-  for (const name of names) {
-    const child = Bun.spawnSync([process.execPath, import.meta.path, name], {
-      env: { ...process.env, MICRO_N: String(N) },
-    });
-    const last = child.stdout.toString().trim().split("\n").pop() ?? "";
-    results[name].push((JSON.parse(last) as { ns: number }).ns);
-  }
-}
-console.log(`\n${"variant".padEnd(40)} best ns   runs (ns)`);
-for (const name of names) {
-  const best = Math.min(...results[name]);
-  console.log(
-    `${VARIANTS[name].label.padEnd(40)} ${best.toFixed(0).padStart(7)}   ${results[name].map((v) => v.toFixed(0)).join(", ")}`,
-  );
-}
+await compareVariants(import.meta.path, VARIANTS, N, runVariant);

@@ -1,7 +1,7 @@
 /**
  * The protocol engine: the official MCP SDK behind webfw's endpoint. This is
  * the only module that loads `@modelcontextprotocol/server` at run time, and
- * it is itself imported lazily (src/mcp/index.ts), so an app without MCP
+ * it is itself imported lazily (src/mcp/endpoint.ts), so an app without MCP
  * never loads the SDK. It receives requests the HTTP layer (src/mcp/http.ts)
  * has already checked, read and parsed, and answers them through sessions
  * (one SDK server + transport each) or, in stateless mode, a fresh server
@@ -12,7 +12,7 @@ import { type Server, WebStandardStreamableHTTPServerTransport } from "@modelcon
 import type { Request } from "../http/request.ts";
 import { CARRIER_KEY, type CallCarrier } from "./context.ts";
 import type { EngineInput, McpEngine } from "./engine-types.ts";
-import type { ListKind, Registry } from "./registry.ts";
+import type { ListKind, McpCatalog } from "./registry.ts";
 import { shapeAnswer } from "./response-shape.ts";
 import { createSessionServer, type ServerSettings } from "./server-factory.ts";
 import { clientOf, principalOf } from "./session-owner.ts";
@@ -115,7 +115,7 @@ class Engine implements McpEngine {
   private readonly unlisten: () => void;
 
   constructor(
-    private readonly registry: Registry,
+    private readonly registry: McpCatalog,
     private readonly settings: EngineSettings,
   ) {
     this.sessions = new SessionTable(registry, settings, settings);
@@ -268,6 +268,6 @@ function closeAfter(response: Response, server: Server): Response {
   );
 }
 
-export function createEngine(registry: Registry, settings: EngineSettings): McpEngine {
+export function createEngine(registry: McpCatalog, settings: EngineSettings): McpEngine {
   return new Engine(registry, settings);
 }

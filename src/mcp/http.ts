@@ -139,7 +139,7 @@ function withCors(response: globalThis.Response, cors: Record<string, string>): 
 
 export interface HttpDeps {
   config: HttpConfig;
-  /** Who may call, and which tools (src/mcp/auth/gate.ts); set by the build. */
+  /** Who may call, and which tools (src/mcp/auth/gate.ts); made by each build's endpoint (src/mcp/endpoint.ts). */
   gate: GateConfig;
   engine: () => Promise<McpEngine>;
   relay: SessionRelay | null;

@@ -1,25 +1,24 @@
 /**
  * `app.mcp`: register tools, resources and prompts; the app serves the Model
  * Context Protocol at `/mcp` for them (docs/mcp.md). This facade holds the
- * registrations and the options only. The protocol engine (the official SDK)
- * is imported on first use, so an app that registers nothing never loads it.
+ * registrations and the options only; each build serves them through its own
+ * endpoint (src/mcp/endpoint.ts). The protocol engine (the official SDK) is
+ * imported on first use, so an app that registers nothing never loads it.
  */
 
 import pkg from "../../package.json" with { type: "json" };
 import type { ArgShape, InferArgs } from "../args/t.ts";
-import type { AuthenticationHandler } from "../auth/handler.ts";
-import { Request } from "../http/request.ts";
-import type { TracingHooks } from "../observability/hooks.ts";
-import { CHILD_INDEX_ENV, isSupervisedChild } from "../process/env.ts";
 import type { AppTypes, NoAppTypes } from "../router/route.ts";
-import type { GateConfig } from "./auth/gate.ts";
 import type { McpAuthOptions } from "./auth/options.ts";
-import type { EngineSettings } from "./engine.ts";
-import type { McpEngine } from "./engine-types.ts";
-import type { HttpConfig, SessionRelay } from "./http.ts";
-import { isLoopbackHost, normaliseOrigin } from "./origin-guard.ts";
-import type { ProcessRelay } from "./process-relay.ts";
-import type { RedisSessionRelay } from "./redis-sessions.ts";
+import {
+  type DeclaredHttp,
+  type DeclaredSettings,
+  type McpDeclarations,
+  type McpTopicPort,
+  RESOURCE_UPDATES,
+  RunningEndpoints,
+} from "./declarations.ts";
+import { normaliseOrigin } from "./origin-guard.ts";
 import {
   type PromptOptions,
   Registry,
@@ -120,14 +119,7 @@ export type PromptFn<S extends ArgShape, T extends AppTypes = NoAppTypes> = (
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
-/** @internal What MCP needs of the app's topic hub (src/topics/hub.ts): resource updates. */
-export interface McpTopicPort {
-  publish(topic: string, text: string): void;
-  listen(topic: string, listener: (text: string) => void): () => void;
-}
-
-/** The topic of resource updates on the app's hub (Redis relay). */
-const RESOURCE_UPDATES = "webfw:mcp:resources/updated";
+export type { McpTopicPort } from "./declarations.ts";
 
 function positiveInteger(value: number, name: string, allowZero = false): number {
   if (!Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) {
@@ -136,18 +128,26 @@ function positiveInteger(value: number, name: string, allowZero = false): number
   return value;
 }
 
+/**
+ * What the user declares for MCP (docs/mcp.md): tools, resources, prompts, routes exposed as
+ * tools, and the endpoint's options. Nothing here runs a request: every build makes its own
+ * endpoint (src/mcp/endpoint.ts: sessions, gate, tracing, relays) from a copy of these
+ * declarations, so two builds of one app share no state (docs/mcp.md, "The app's declarations
+ * and each build's endpoint").
+ */
 export class Mcp<T extends AppTypes = NoAppTypes> {
-  /** @internal */ readonly registry = new Registry();
-  private readonly http: HttpConfig = {
+  /** The endpoints of running builds: for `notifyResourceUpdated`, and the names route tools hold. */
+  private readonly running = new RunningEndpoints();
+  /** @internal */ readonly registry = new Registry((name) => this.routeToolNamed(name));
+  private readonly http: DeclaredHttp = {
     authRequired: false,
     allowedOrigins: [],
     allowedHosts: [],
-    loopback: true,
     maxBodySize: DEFAULT_MAX_BODY,
     maxBatch: 100,
     stateless: false,
   };
-  private readonly settings: EngineSettings = {
+  private readonly settings: DeclaredSettings = {
     name: "webfw",
     version: pkg.version,
     instructions: undefined,
@@ -159,17 +159,7 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
     maxSessionsPerClient: 100,
     eventLogSize: 1000,
     retryIntervalMs: undefined,
-    newId: () => crypto.randomUUID(),
   };
-  /** Who may call (src/mcp/auth/gate.ts); set by the build, or by `useAuthentication`. */
-  private gate: GateConfig | null = null;
-  private relay: SessionRelay | null = null;
-  private processRelay: ProcessRelay | null = null;
-  private redisSessions: RedisSessionRelay | null = null;
-  private relayStarting: Promise<void> | null = null;
-  private topics: McpTopicPort | null = null;
-  private unlistenTopics: (() => void) | null = null;
-  private engine: Promise<McpEngine> | null = null;
 
   /** @internal Authorization and routes-as-tools settings (src/mcp/auth/, src/mcp/route-tools/). */
   readonly extras = new McpExtras();
@@ -231,32 +221,19 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   /**
    * Tells every session subscribed to `uri` (`resources/subscribe`) that it
    * changed (`notifications/resources/updated`), in every process with
-   * `--processes`.
+   * `--processes`, and every running build of the app.
    */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    if (this.topics !== null) {
-      // Through the app's Redis relay: every process and machine (this one too) tells its sessions.
-      this.topics.publish(RESOURCE_UPDATES, uri);
-      return;
+    // Through the app's Redis relay (`configureBroadcast`): every process and machine (this one
+    // too) tells its sessions; once per hub, however many builds listen to it.
+    const hubs = new Set<McpTopicPort>();
+    const local: Promise<void>[] = [];
+    for (const endpoint of this.running) {
+      if (endpoint.updatesHub !== null) hubs.add(endpoint.updatesHub);
+      else local.push(endpoint.notifyResourceUpdated(uri));
     }
-    await Promise.all([this.notifyLocal(uri), this.processRelay?.broadcast(uri)]);
-  }
-
-  /**
-   * @internal With `configureBroadcast` (Redis): resource updates go through the app's topic hub,
-   * so `notifyResourceUpdated` in any process of any machine reaches every subscribed session.
-   */
-  useTopics(topics: McpTopicPort): void {
-    if (this.topics !== null) return;
-    this.topics = topics;
-    this.unlistenTopics = topics.listen(RESOURCE_UPDATES, (uri) => {
-      void this.notifyLocal(uri);
-    });
-  }
-
-  private async notifyLocal(uri: string): Promise<void> {
-    if (this.engine === null) return;
-    await (await this.engine).notifyResourceUpdated(uri);
+    for (const hub of hubs) hub.publish(RESOURCE_UPDATES, uri);
+    await Promise.all(local);
   }
 
   /**
@@ -269,6 +246,7 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
     return this;
   }
 
+  /** The endpoint's options (docs/mcp.md, "`app.mcp.configure(options)`"), read when the app is built. */
   configure(options: McpConfig): this {
     const http = this.http;
     const settings = this.settings;
@@ -311,126 +289,25 @@ export class Mcp<T extends AppTypes = NoAppTypes> {
   }
 
   /**
-   * @internal The app's authentication handler (for `ctx.identity` and `authRequired`), with no
-   * per-tool rules: a bare `Mcp` serving itself (tests). The build calls `useGate` instead.
+   * @internal A copy of the declarations for a build's endpoint (src/mcp/endpoint.ts): the
+   * options as they are now, the registrations (shared, so that run-time changes reach it).
    */
-  useAuthentication(handler: AuthenticationHandler | null): void {
-    this.gate = { handler, authRequired: this.http.authRequired, auth: this.extras.auth, tools: new Map() };
+  declarations(): McpDeclarations {
+    return {
+      registry: this.registry,
+      extras: this.extras,
+      http: {
+        ...this.http,
+        allowedOrigins: [...this.http.allowedOrigins],
+        allowedHosts: [...this.http.allowedHosts],
+      },
+      settings: { ...this.settings },
+      running: this.running,
+    };
   }
 
-  /** @internal Called by the build: the app's authentication, the endpoint's rule and every route tool's. */
-  useGate(gate: GateConfig): void {
-    this.gate = gate;
-  }
-
-  /** @internal Called by the mount: with tracing on, each tool call runs in a span (src/observability/). */
-  useTracing(hooks: TracingHooks | undefined): void {
-    this.settings.tracing = hooks;
-  }
-
-  /** @internal The build's tracing hooks; undefined when tracing is off. */
-  get tracing(): TracingHooks | undefined {
-    return this.settings.tracing;
-  }
-
-  /** @internal Told by `start()` where the server listens: the DNS-rebinding default applies on loopback. */
-  listeningOn(hostname: string): void {
-    this.http.loopback = isLoopbackHost(hostname);
-  }
-
-  /**
-   * @internal Called before the server listens when the app configured Redis (`configureBroadcast`):
-   * sessions get ids that name this process, and a request for a session of another process, on
-   * this machine or another, is relayed to it through Redis (src/mcp/redis-sessions.ts).
-   */
-  async useRedisSessions(redis: { redisUrl: string; channel: string }): Promise<void> {
-    if (this.http.stateless || this.redisSessions !== null) return;
-    // Imported here: only an app with MCP and Redis needs it.
-    const { RedisSessionRelay } = await import("./redis-sessions.ts");
-    const relay = new RedisSessionRelay(redis.redisUrl, redis.channel, {
-      handle: (request, body) => this.handle(request, body),
-    });
-    await relay.start();
-    this.redisSessions = relay;
-    this.settings.newId = relay.newId;
-    this.relay = relay.relay;
-  }
-
-  /**
-   * @internal Called once the server listens. In a `--processes` child without Redis, sessions get
-   * ids that name this process and requests for another process's sessions are relayed there over
-   * a Unix socket (src/mcp/process-relay.ts).
-   */
-  listening(hostname: string): void {
-    this.listeningOn(hostname);
-    if (this.relayStarting !== null || this.redisSessions !== null) return;
-    if (!isSupervisedChild() || this.http.stateless) return;
-    // Imported here: only a --processes child with MCP needs the relay (and its Unix socket).
-    this.relayStarting = import("./process-relay.ts").then(({ ProcessRelay }) => {
-      const relay = new ProcessRelay(process.ppid, process.env[CHILD_INDEX_ENV] ?? "0", {
-        handle: (request, body) => this.handle(request, body),
-        notifyLocal: (uri) => this.notifyLocal(uri),
-      });
-      relay.start();
-      this.processRelay = relay;
-      this.settings.newId = relay.newId;
-      this.relay = relay.relay;
-    });
-  }
-
-  /** @internal The engine, loaded once (the SDK is imported here, on first use). */
-  loadEngine(): Promise<McpEngine> {
-    this.engine ??= Promise.all([import("./engine.ts"), import("./http.ts")]).then(([{ createEngine }]) =>
-      createEngine(this.registry, this.settings),
-    );
-    return this.engine;
-  }
-
-  /** @internal Ends every session (the app is stopping). */
-  async close(): Promise<void> {
-    this.unlistenTopics?.();
-    this.unlistenTopics = null;
-    this.topics = null;
-    await this.relayStarting;
-    this.relayStarting = null;
-    this.processRelay?.stop();
-    this.processRelay = null;
-    this.redisSessions?.stop();
-    this.redisSessions = null;
-    this.relay = null;
-    const engine = this.engine;
-    this.engine = null;
-    if (engine !== null) await (await engine).close();
-  }
-
-  /**
-   * Answers one HTTP request to the endpoint. The app passes its webfw Request; a bare Web
-   * Request (tests, an app mounting the endpoint itself) is wrapped, with no identity. `body`:
-   * the bytes of a body the caller has already read (the stream can be read once).
-   */
-  async handle(input: Request | globalThis.Request, body?: Uint8Array): Promise<globalThis.Response> {
-    const request = input instanceof Request ? input : new Request(input, {});
-    try {
-      // Loaded on the first request (the build preloads it with the engine when MCP is on).
-      const { handleHttp } = await import("./http.ts");
-      return await handleHttp(request, body, {
-        config: this.http,
-        // Without a build (a bare Mcp): no handler, so `authRequired` refuses everything (fails closed).
-        gate: this.gate ?? {
-          handler: null,
-          authRequired: this.http.authRequired,
-          auth: this.extras.auth,
-          tools: new Map(),
-        },
-        engine: () => this.loadEngine(),
-        relay: this.relay,
-      });
-    } catch {
-      // Last line of defence for the "never 5xx for bad input" rule; every known path answers before this.
-      return Response.json(
-        { jsonrpc: "2.0", id: null, error: { code: -32603, message: "internal error" } },
-        { status: 500 },
-      );
-    }
+  private routeToolNamed(name: string): boolean {
+    for (const endpoint of this.running) if (endpoint.servesRouteTool(name)) return true;
+    return false;
   }
 }

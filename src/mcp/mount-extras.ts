@@ -1,16 +1,18 @@
 /**
- * The build step's view of MCP authorization and routes-as-tools: which extra
- * routes to compile (the RFC 9728 metadata), which routes are tools, and the
- * gate in front of the endpoint. Called by src/build.ts; nothing here runs
- * for an app that uses neither (no `mcp` route option, no `exposeRoutes`, no
- * `configure({ auth })`).
+ * The build step's view of MCP: which extra routes to compile (the RFC 9728
+ * metadata), which routes are tools, the gate in front of the endpoint, and the
+ * build's own endpoint made from all of it (src/mcp/endpoint.ts). Called by
+ * src/mcp/mount.ts; loaded only for an app that uses MCP.
  */
 import type { AuthenticationHandler } from "../auth/handler.ts";
+import type { TracingHooks } from "../observability/hooks.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { RouteTable } from "../serve/fallback.ts";
 import type { GateConfig, ToolAccess } from "./auth/gate.ts";
 import { metadataRoutes } from "./auth/metadata.ts";
+import { McpEndpoint } from "./endpoint.ts";
 import type { Mcp } from "./index.ts";
+import { Registry } from "./registry.ts";
 import {
   bindRouteTools,
   describeRouteTools,
@@ -48,11 +50,31 @@ export function wantsEndpoint(mcp: Mcp, tools: readonly RouteTool[]): boolean {
   return mcp.active || tools.length > 0 || mcp.extras.auth !== null;
 }
 
-/** The gate settings of the endpoint: the app's authentication, the endpoint's rule, each tool's. */
-export function gateConfig(
+/**
+ * This build's endpoint: a copy of the app's declarations, the build's route tools (bound to its
+ * dispatchers), its gate and its tracing hooks. Another build of the app makes its own.
+ */
+export function createEndpoint(
   mcp: Mcp,
   handler: AuthenticationHandler | null,
   tools: readonly RouteTool[],
+  tracing: TracingHooks | undefined,
+): McpEndpoint {
+  const declarations = mcp.declarations();
+  const routeTools = registerRouteTools(tools, tracing);
+  return new McpEndpoint(declarations, {
+    gate: gateConfig(mcp, handler, tools, routeTools),
+    routeTools,
+    tracing,
+  });
+}
+
+/** The gate settings of the endpoint: the app's authentication, the endpoint's rule, each tool's. */
+function gateConfig(
+  mcp: Mcp,
+  handler: AuthenticationHandler | null,
+  tools: readonly RouteTool[],
+  routeTools: Registry,
 ): GateConfig {
   if (mcp.extras.auth !== null && handler === null) {
     throw new Error(
@@ -63,24 +85,21 @@ export function gateConfig(
   // A route tool's UI resource is read under the tool's own rule (its authentication, its scopes).
   const resources = new Map<string, ToolAccess>();
   for (const tool of tools) {
-    // Registered by now (registerRouteTools runs first): the registry knows each tool's UI URI.
-    const uri = mcp.registry.tools.get(tool.name)?.uiResource;
+    const uri = routeTools.tools.get(tool.name)?.uiResource;
     if (uri !== undefined) resources.set(uri, tool.access);
   }
   return { handler, authRequired: mcp.authRequired, auth: mcp.extras.auth, tools: access, resources };
 }
 
 /**
- * Registers the route tools with the engine, replacing those of an earlier
- * build of the same app (`app.request()` then `start()` build twice). A call
- * forwards the MCP caller's HTTP request (its headers, its origin) and the
- * call's abort signal to the route.
+ * The build's route tools, in a registry of their own (the app's `app.mcp` registrations are not
+ * touched, so another build of the app keeps its own). A call forwards the MCP caller's HTTP
+ * request (its headers, its origin) and the call's abort signal to the route.
  */
-export function registerRouteTools(mcp: Mcp, tools: readonly RouteTool[]): void {
-  for (const name of mcp.extras.registered) mcp.removeTool(name);
-  mcp.extras.registered = [];
+function registerRouteTools(tools: readonly RouteTool[], tracing: TracingHooks | undefined): Registry {
+  const registry = new Registry();
   for (const tool of tools) {
-    mcp.registry.addTool(
+    registry.addTool(
       (input, ctx: McpContext) =>
         tool.call(input, {
           headers: ctx.request.raw.headers,
@@ -88,7 +107,7 @@ export function registerRouteTools(mcp: Mcp, tools: readonly RouteTool[]): void 
           signal: ctx.signal,
           requestId: ctx.request.id,
           address: ctx.request.ipAddr,
-          propagate: mcp.tracing?.inject,
+          propagate: tracing?.inject,
         }),
       {
         name: tool.name,
@@ -101,8 +120,8 @@ export function registerRouteTools(mcp: Mcp, tools: readonly RouteTool[]): void 
         visibility: tool.visibility,
       },
     );
-    mcp.extras.registered.push(tool.name);
   }
+  return registry;
 }
 
 function originOf(url: string): string | undefined {
@@ -114,9 +133,6 @@ function originOf(url: string): string | undefined {
 }
 
 /** Names of the tools registered by hand (`app.mcp.tool`), which a route tool may not take. */
-export function handToolNames(mcp: Mcp): [string, string][] {
-  const mine = new Set(mcp.extras.registered);
-  return [...mcp.registry.tools.keys()]
-    .filter((name) => !mine.has(name))
-    .map((name) => [name, `app.mcp.tool '${name}'`]);
+function handToolNames(mcp: Mcp): [string, string][] {
+  return [...mcp.registry.tools.keys()].map((name) => [name, `app.mcp.tool '${name}'`]);
 }

@@ -156,12 +156,52 @@ export interface PromptOptions<S extends ArgShape> {
   complete?: Partial<Record<keyof S & string, CompleteFn>> | Record<string, CompleteFn>;
 }
 
-export class Registry {
+/**
+ * What the engine reads: the tools, resources and prompts one build serves. The app's `Registry`
+ * is one; a build's `Catalog` (src/mcp/catalog.ts) adds the build's route tools to it.
+ */
+export interface McpCatalog {
+  readonly tools: ReadonlyMap<string, ToolEntry>;
+  readonly prompts: ReadonlyMap<string, PromptEntry>;
+  readonly resources: readonly ResourceEntry[];
+  findResource(uri: string): { entry: ResourceEntry; params: Record<string, string> } | undefined;
+  /** Called after every addition or removal (the engine sends `notifications/<kind>/list_changed`). */
+  onChange(listener: (kind: ListKind) => void): () => void;
+}
+
+/** The resource a URI names in `resources`: an exact concrete URI first, then the first template that matches. */
+export function findResourceIn(
+  resources: readonly ResourceEntry[],
+  uri: string,
+): { entry: ResourceEntry; params: Record<string, string> } | undefined {
+  for (const entry of resources) {
+    if (!entry.template.isTemplate && entry.template.template === uri) return { entry, params: {} };
+  }
+  for (const entry of resources) {
+    if (!entry.template.isTemplate) continue;
+    const params = entry.template.match(uri);
+    if (params !== undefined) return { entry, params };
+  }
+  return undefined;
+}
+
+export class Registry implements McpCatalog {
   readonly tools = new Map<string, ToolEntry>();
   readonly prompts = new Map<string, PromptEntry>();
   /** Resources in registration order; concrete URIs and templates together, told apart by `template.isTemplate`. */
   readonly resources: ResourceEntry[] = [];
   private readonly listeners = new Set<(kind: ListKind) => void>();
+  /** Counts the changes: a view over this registry (src/mcp/catalog.ts) knows when to read it again. */
+  private changes = 0;
+
+  constructor(
+    /** Tool names held elsewhere (a running build's route tools): registering one is refused. */
+    private readonly takenElsewhere: (name: string) => boolean = () => false,
+  ) {}
+
+  get version(): number {
+    return this.changes;
+  }
 
   get size(): number {
     return this.tools.size + this.prompts.size + this.resources.length;
@@ -174,12 +214,15 @@ export class Registry {
   }
 
   private changed(kind: ListKind): void {
+    this.changes++;
     for (const listener of this.listeners) listener(kind);
   }
 
   addTool(fn: ToolEntry["fn"], options: ToolOptions<ArgShape>): ToolEntry {
     const name = nameOf("tool", options.name, fn);
-    if (this.tools.has(name)) throw new TypeError(`MCP tool '${name}' is already registered`);
+    if (this.tools.has(name) || this.takenElsewhere(name)) {
+      throw new TypeError(`MCP tool '${name}' is already registered`);
+    }
     checkObjectSchema(options.inputSchema, `MCP tool '${name}': inputSchema`);
     checkObjectSchema(options.outputSchema, `MCP tool '${name}': outputSchema`);
     const inputSchema: JsonSchema = options.inputSchema
@@ -311,14 +354,6 @@ export class Registry {
 
   /** The resource a URI names: an exact concrete URI first, then the first template that matches. */
   findResource(uri: string): { entry: ResourceEntry; params: Record<string, string> } | undefined {
-    for (const entry of this.resources) {
-      if (!entry.template.isTemplate && entry.template.template === uri) return { entry, params: {} };
-    }
-    for (const entry of this.resources) {
-      if (!entry.template.isTemplate) continue;
-      const params = entry.template.match(uri);
-      if (params !== undefined) return { entry, params };
-    }
-    return undefined;
+    return findResourceIn(this.resources, uri);
   }
 }

@@ -22,7 +22,7 @@ import { Request } from "../http/request.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { buildContext, type CallCarrier, carrierOf } from "./context.ts";
 import { BadCursorError, paginate } from "./pagination.ts";
-import { isBareList, type Registry, type ResourceEntry } from "./registry.ts";
+import { isBareList, type McpCatalog, type ResourceEntry } from "./registry.ts";
 import {
   errorMessage,
   isObject,
@@ -159,7 +159,7 @@ class WebfwServer extends Server {
 }
 
 export function createSessionServer(
-  registry: Registry,
+  registry: McpCatalog,
   settings: ServerSettings,
   state: SessionState,
 ): Server {

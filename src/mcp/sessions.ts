@@ -17,7 +17,7 @@
 
 import { type Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { SessionEventStore } from "./event-store.ts";
-import type { Registry } from "./registry.ts";
+import type { McpCatalog } from "./registry.ts";
 import { createSessionServer, type ServerSettings, type SessionState } from "./server-factory.ts";
 
 export interface Session extends SessionState {
@@ -75,7 +75,7 @@ export class SessionTable {
   private sweeper: ReturnType<typeof setInterval> | null = null;
 
   constructor(
-    private readonly registry: Registry,
+    private readonly registry: McpCatalog,
     private readonly settings: ServerSettings,
     private readonly options: SessionOptions,
   ) {}

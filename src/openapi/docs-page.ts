@@ -21,25 +21,37 @@ export const INIT_SCRIPT = `window.addEventListener("load", function () {
 });
 `;
 
-/** The HTML of the reference page; `assets` is the URL prefix of the asset routes. */
-export function docsPage(title: string, documentUrl: string, assets: string): string {
-  const a = escapeHtml(assets);
+/**
+ * The page around a reference UI: its title, the tags it adds to `<head>`, and its `<body>`.
+ * Swagger UI and Scalar share it (docs/openapi.md).
+ */
+export function referencePage(title: string, head: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${a}/swagger-ui.css">
+${head}</head>
+<body>
+${body}</body>
+</html>
+`;
+}
+
+/** The HTML of the reference page; `assets` is the URL prefix of the asset routes. */
+export function docsPage(title: string, documentUrl: string, assets: string): string {
+  const a = escapeHtml(assets);
+  return referencePage(
+    title,
+    `<link rel="stylesheet" href="${a}/swagger-ui.css">
 <link rel="stylesheet" href="${a}/index.css">
 <link rel="icon" type="image/png" href="${a}/favicon-32x32.png" sizes="32x32">
 <link rel="icon" type="image/png" href="${a}/favicon-16x16.png" sizes="16x16">
-</head>
-<body>
-<div id="swagger-ui" data-openapi-url="${escapeHtml(documentUrl)}"></div>
+`,
+    `<div id="swagger-ui" data-openapi-url="${escapeHtml(documentUrl)}"></div>
 <script src="${a}/swagger-ui-bundle.js" charset="utf-8"></script>
 <script src="${a}/webfw-init.js" charset="utf-8"></script>
-</body>
-</html>
-`;
+`,
+  );
 }

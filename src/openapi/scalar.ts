@@ -10,6 +10,7 @@
 import { nodeFs, nodePath } from "../builtins.ts";
 import { HttpError } from "../response/errors.ts";
 import { escapeHtml } from "../response/html-escape.ts";
+import { referencePage } from "./docs-page.ts";
 
 /**
  * Starts Scalar on `#app` with the document named by its `data-openapi-url`. A separate file,
@@ -58,20 +59,14 @@ export function scalarBundle(): ScalarBundle {
 /** The HTML of the Scalar page; `assets` is the URL prefix of the asset routes. */
 export function scalarPage(title: string, documentUrl: string, assets: string): string {
   const a = escapeHtml(assets);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-</head>
-<body>
-<div id="app" data-openapi-url="${escapeHtml(documentUrl)}"></div>
+  return referencePage(
+    title,
+    "",
+    `<div id="app" data-openapi-url="${escapeHtml(documentUrl)}"></div>
 <script src="${a}/scalar-standalone.js" charset="utf-8"></script>
 <script src="${a}/webfw-scalar-init.js" charset="utf-8"></script>
-</body>
-</html>
-`;
+`,
+  );
 }
 
 /** The asset names of the Scalar page (for tests). */

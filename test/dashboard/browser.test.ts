@@ -12,44 +12,31 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { describeWithProgram } from "../helpers/system-program.ts";
+import type { Browser, Page } from "playwright-core";
+import { CHROMIUM, describeWithChromium, launchChromium, offlinePage } from "../helpers/chromium.ts";
 import { type DevServer, startDev } from "./helpers.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
 // `UPDATE_SCREENSHOTS=1` writes docs/images/dashboard-*.png (docs/dashboard.md); otherwise a temporary folder.
 const IMAGES =
   process.env.UPDATE_SCREENSHOTS === "1"
     ? join(import.meta.dir, "../../docs/images")
     : mkdtempSync(join(tmpdir(), "webfw-dashboard-shots-"));
 
-describeWithProgram(CHROMIUM, "apt-get install -y chromium", "the dashboard in Chromium", () => {
+describeWithChromium("the dashboard in Chromium", () => {
   let dev: DevServer;
   let browser: Browser;
   let page: Page;
-  const outside: string[] = [];
-  const pageErrors: string[] = [];
+  let outside: string[] = [];
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (apt-get install -y chromium)`);
     dev = await startDev("examples/showcase.ts");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-    page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
-    await page.route("**/*", (route) => {
-      const url = route.request().url();
-      if (url.startsWith(`${dev.url}/`)) return route.continue();
-      outside.push(url);
-      return route.abort();
-    });
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    browser = await launchChromium();
+    ({ page, outside, pageErrors } = await offlinePage(browser, [`${dev.url}/`], {
+      width: 1400,
+      height: 820,
+    }));
     await page.goto(`${dev.url}/_webfw`);
     await page.waitForFunction(
       () => document.querySelector("#status")?.textContent?.startsWith("live"),

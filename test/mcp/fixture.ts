@@ -1,4 +1,6 @@
 import { t } from "../../src/args/t.ts";
+import type { AuthenticationHandler } from "../../src/auth/handler.ts";
+import { type McpEndpoint, standaloneEndpoint } from "../../src/mcp/endpoint.ts";
 import { Mcp } from "../../src/mcp/index.ts";
 import { HttpError } from "../../src/response/errors.ts";
 
@@ -67,24 +69,32 @@ export function buildMcp(): Mcp {
 
 export interface Served {
   url: string;
+  endpoint: McpEndpoint;
   stop(): Promise<void>;
 }
 
-/** Serves `mcp.handle` on 127.0.0.1 with an ephemeral port, at `/mcp`. */
-export function serve(mcp: Mcp): Served {
+/** An endpoint for `mcp` outside any app build, with the given authentication (default: none). */
+export function endpointOf(mcp: Mcp, authentication: AuthenticationHandler | null = null): McpEndpoint {
+  return standaloneEndpoint(mcp, authentication);
+}
+
+/** Serves an endpoint of `mcp` on 127.0.0.1 with an ephemeral port, at `/mcp`. */
+export function serve(mcp: Mcp, authentication: AuthenticationHandler | null = null): Served {
+  const endpoint = endpointOf(mcp, authentication);
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     fetch: (request) => {
       if (new URL(request.url).pathname !== "/mcp") return new Response("Not Found", { status: 404 });
-      return mcp.handle(request);
+      return endpoint.handle(request);
     },
   });
   return {
     url: `http://127.0.0.1:${server.port}/mcp`,
+    endpoint,
     stop: async () => {
       await server.stop(true);
-      await mcp.close();
+      await endpoint.close();
     },
   };
 }

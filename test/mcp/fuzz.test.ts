@@ -1,12 +1,12 @@
 /** Whatever arrives, the endpoint answers a 2xx/4xx with a JSON-RPC body (or 202 empty): never a 5xx, never a throw. */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { buildMcp } from "./fixture.ts";
+import { buildMcp, endpointOf } from "./fixture.ts";
 
-const mcp = buildMcp();
+const endpoint = endpointOf(buildMcp());
 
 async function send(body: string, headers: Record<string, string> = {}) {
-  const response = await mcp.handle(
+  const response = await endpoint.handle(
     new Request("http://127.0.0.1/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },

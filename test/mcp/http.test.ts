@@ -4,7 +4,7 @@ import { AuthenticationHandler, BearerGetter } from "../../src/auth/handler.ts";
 import { Identity } from "../../src/auth/identity.ts";
 import type { Request as WebfwRequest } from "../../src/http/request.ts";
 import { Mcp } from "../../src/mcp/index.ts";
-import { buildMcp, type Served, serve } from "./fixture.ts";
+import { buildMcp, endpointOf, type Served, serve } from "./fixture.ts";
 
 let served: Served;
 beforeAll(() => {
@@ -655,7 +655,8 @@ describe("configuration", () => {
   test("authRequired: 401 with WWW-Authenticate: Bearer unless the auth callback accepts", async () => {
     const mcp = buildMcp().configure({ authRequired: true, stateless: true });
     const seen: string[] = [];
-    mcp.useAuthentication(
+    const own = serve(
+      mcp,
       new (class extends AuthenticationHandler {
         authenticate(request: WebfwRequest) {
           const token = request.raw.headers.get("authorization") ?? "";
@@ -664,7 +665,6 @@ describe("configuration", () => {
         }
       })(new BearerGetter()),
     );
-    const own = serve(mcp);
     const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
     try {
       const anonymous = await fetch(own.url, {
@@ -703,15 +703,16 @@ describe("configuration", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       });
-    expect((await mcp.handle(request())).status).toBe(401);
-    mcp.useAuthentication(
+    expect((await endpointOf(mcp).handle(request())).status).toBe(401);
+    const throwing = endpointOf(
+      mcp,
       new (class extends AuthenticationHandler {
         authenticate(): Identity {
           throw new Error("token store down");
         }
       })(new BearerGetter()),
     );
-    expect((await mcp.handle(request())).status).toBe(401);
+    expect((await throwing.handle(request())).status).toBe(401);
   });
 });
 
@@ -723,7 +724,7 @@ describe("a consumed body", () => {
       body: "ignored",
     });
     await request.arrayBuffer(); // the stream is gone, as after a router that buffers bodies
-    const response = await buildMcp().handle(request);
+    const response = await endpointOf(buildMcp()).handle(request);
     expect(response.status).toBe(400);
     expect((await response.json()).error.code).toBe(-32600);
   });

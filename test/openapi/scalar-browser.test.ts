@@ -9,44 +9,28 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import app from "../../examples/response-contracts.ts";
 import type { ServerHandle } from "../../src/index.ts";
 import { SCALAR_ASSET_NAMES } from "../../src/openapi/scalar.ts";
-import { describeWithProgram } from "../helpers/system-program.ts";
+import { describeWithChromium, launchChromium, offlinePage } from "../helpers/chromium.ts";
 import type { Json } from "./helpers.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-describeWithProgram(CHROMIUM, "apt-get install -y chromium", "Scalar /docs in Chromium", () => {
+describeWithChromium("Scalar /docs in Chromium", () => {
   let server: ServerHandle;
   let browser: Browser;
   let page: Page;
   /** Every URL the page asked for that is not the app itself (127.0.0.1). */
-  const outside: string[] = [];
-  const pageErrors: string[] = [];
+  let outside: string[] = [];
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
     server = await app.start({ port: 0, host: "127.0.0.1" });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.route("**/*", (route) => {
-      const url = route.request().url();
-      if (url.startsWith(`${server.url}/`)) return route.continue();
-      outside.push(url);
-      return route.abort();
-    });
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    browser = await launchChromium();
+    ({ page, outside, pageErrors } = await offlinePage(browser, [`${server.url}/`], {
+      width: 1280,
+      height: 900,
+    }));
     await page.goto(`${server.url}/docs`);
     await page.getByText("/lenient").first().waitFor({ timeout: 30_000 });
   }, 60_000);

@@ -9,29 +9,20 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import example from "../../examples/secure-headers.ts";
 import { html, type ServerHandle, Webfw } from "../../src/index.ts";
-import { describeWithProgram } from "../helpers/system-program.ts";
+import { describeWithChromium, launchChromium } from "../helpers/chromium.ts";
 import { curl } from "../helpers/tls.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-quic",
-];
-
-describeWithProgram(CHROMIUM, "apt-get install -y chromium", "secure headers in Chromium", () => {
+describeWithChromium("secure headers in Chromium", () => {
   let browser: Browser;
   let app: ServerHandle;
   let pages: ServerHandle;
   let attacker: Server<unknown>;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
     app = await example.start({ port: 0, host: "127.0.0.1" });
     const scripts = new Webfw(import.meta.path, { secureHeaders: true });
     scripts.get("/", (request) =>

@@ -10,8 +10,6 @@ export class McpExtras {
   auth: ResolvedMcpAuth | null = null;
   /** `exposeRoutes` filters; null when it was never called (only `mcp:` route options count). */
   filters: RouteFilter[] | null = null;
-  /** Names of the route tools the last build registered (the next build replaces them). */
-  registered: string[] = [];
 
   configureAuth(options: McpAuthOptions): void {
     this.auth = resolveMcpAuth(options);

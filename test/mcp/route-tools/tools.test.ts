@@ -85,9 +85,15 @@ describe("names", () => {
     );
     const twice = new Webfw(import.meta.path);
     twice.get("/b", () => "b", { mcp: true });
-    await twice.build();
-    await twice.build(); // app.request() then start(): the second build replaces the first's tools
-    expect([...twice.mcp.registry.tools.keys()]).toEqual(["get_b"]);
+    const first = await twice.build();
+    const second = await twice.build(); // app.request() then start(): each build has its own route tools
+    // Route tools belong to the build's endpoint, not to app.mcp (docs/mcp.md).
+    expect([...twice.mcp.registry.tools.keys()]).toEqual([]);
+    for (const built of [first, second]) {
+      expect([...(built.mounted(twice.mcpMount)?.endpoint?.catalog.tools.keys() ?? [])]).toEqual(["get_b"]);
+    }
+    // While a build serves it, the name is taken for app.mcp.tool too.
+    expect(() => twice.mcp.tool(() => "x", { name: "get_b" })).toThrow("already registered");
   });
 
   test("mcp on a HEAD route, or a malformed option, is refused at start", async () => {
