@@ -134,6 +134,31 @@ describe("what ships in dist/types", () => {
     expect(leaks).toEqual([]);
   });
 
+  test("the declaration files compile on their own: stripInternal left no dangling name", () => {
+    // A declaration marked @internal but named by one that ships leaves `Cannot find name` behind.
+    const files = publicEntries().map((e) => join(DIST, e.declaration));
+    const program = ts.createProgram(files, {
+      noEmit: true,
+      skipLibCheck: false,
+      strict: true,
+      target: ts.ScriptTarget.ESNext,
+      types: ["bun"],
+      typeRoots: [join(REPO, "node_modules/@types")],
+      lib: ["lib.esnext.d.ts"],
+      module: ts.ModuleKind.Preserve,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      allowImportingTsExtensions: true,
+    });
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file?.fileName.startsWith(DIST))
+      .map(
+        (d) =>
+          `${d.file?.fileName.slice(DIST.length + 1)}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
+      );
+    expect(errors).toEqual([]);
+  }, 120_000);
+
   test("no entry point exports plumbing", () => {
     const found = [...exported].flatMap(([specifier, names]) =>
       names.filter((name) => PLUMBING.includes(name)).map((name) => `${name} (${specifier})`),
