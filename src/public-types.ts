@@ -1,13 +1,14 @@
 /**
- * Every type that a route handle, a router, the app or a typed call can carry, nameable from
- * the package root (docs/typescript.md, "Declaration files of your own"). When a user's module
+ * Every type that a route handle, a router, the app or a typed call can carry and that neither the
+ * root nor a feature's subpath exports, nameable from `webfw/types` (docs/typescript.md,
+ * "Declaration files of your own"), plus the options of what the root exports (docs/exports.md). When a user's module
  * exports `const getNote = notes.get(...)` and compiles with `declaration: true` (a monorepo
  * sharing API types, `tsc --incremental`), TypeScript writes the handle's inferred type into a
  * `.d.ts`; each type in it must be reachable through a public entry point, or the emit fails with
  * TS2742 and `--incremental` sees the export as `any`. `webfw/types` (src/types.ts) re-exports this
  * module whole (`export type *`); a feature's own types are in its subpath (docs/exports.md).
  *
- * Types only: nothing here exists at run time. `test/types/public-types.test.ts` walks the
+ * Types only: nothing here exists at run time. `test/types/declarations.test.ts` walks the
  * declaration files from the public entry points and fails on any type they reach that is
  * not exported from one of them.
  */
@@ -16,7 +17,6 @@
 export type { AppConfig, ExceptionHandler, LifecycleHandler } from "./app-state.ts";
 export type { BodyInput, SchemaOutput } from "./args/input-types.ts";
 export type { JsonSchema } from "./args/json-schema.ts";
-// The options and building blocks of what the root exports (docs/exports.md).
 export type { Direction, StandardIssue, StandardResult, StandardSchemaV1 } from "./args/standard-schema.ts";
 // Typed arguments: what `t.int()`, `t.str()`, `t.list()`, `t.object()` return.
 export type {
