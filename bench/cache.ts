@@ -6,7 +6,9 @@
  * Requests run one at a time (latency per request, not throughput); the fastest of 7 rounds each.
  * Figures are rough on a shared machine.
  */
-import { type CacheStore, MemoryCacheStore, RedisCacheStore, Webfw } from "../src/index.ts";
+
+import { type CacheStore, MemoryCacheStore, RedisCacheStore } from "../src/entries/cache.ts";
+import { Webfw } from "../src/index.ts";
 import { freePort } from "../test/cli/helpers.ts";
 import { spawnRedis, untilRedisAnswers } from "../test/helpers/redis.ts";
 

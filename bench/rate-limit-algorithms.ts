@@ -5,7 +5,7 @@
  * trip, one at a time, to a redis-server this script starts on a unix socket; skipped without one).
  * Each figure is the fastest of 11 rounds: the machine's noise only ever adds time.
  */
-import { MemoryStore, RedisStore } from "../src/index.ts";
+import { MemoryStore, RedisStore } from "../src/entries/rate-limit.ts";
 
 const ROUNDS = 11;
 

@@ -10,16 +10,10 @@
  *   curl -i -X PUT -H 'Authorization: Bearer <jwt>' -H 'If-Match: "v1"' -d '{"title":"x"}' localhost:8080/articles/1
  *   curl -i -u ops:ops-password localhost:8080/ops/stats
  */
-import {
-  BasicAuth,
-  JwtAuth,
-  type Request,
-  type ResourceValidators,
-  SubRouter,
-  t,
-  timed,
-  Webfw,
-} from "../src/index.ts";
+
+import { timed } from "../src/entries/observability.ts";
+import { BasicAuth, JwtAuth, type Request, SubRouter, t, Webfw } from "../src/index.ts";
+import type { ResourceValidators } from "../src/types.ts";
 
 const secret = process.env.JWT_SECRET ?? "development-secret-of-at-least-32-bytes";
 

@@ -9,7 +9,9 @@
  *   REDIS_URL=redis://127.0.0.1:6379 bun examples/rate-limit.ts --processes 2
  *   curl -i localhost:8080/      # RateLimit-Policy: "app";q=100;w=60   RateLimit: "app";r=99;t=60
  */
-import { HttpError, RedisStore, SubRouter, Webfw } from "../src/index.ts";
+
+import { RedisStore } from "../src/entries/rate-limit.ts";
+import { HttpError, SubRouter, Webfw } from "../src/index.ts";
 
 const app = new Webfw(import.meta.path, { errors: "problem", requestId: true });
 

@@ -78,21 +78,28 @@ export interface AppState extends RouterBase {
   /** The app's main file: worker processes and Workers import it. */
   readonly mainFile: string;
   readonly config: Readonly<AppConfig>;
-  /** Features that add routes or server hooks to every build (src/plan/mount.ts), in order. */
+  /** @internal Features that add routes or server hooks to every build (src/plan/mount.ts), in order. */
   readonly mounts: readonly Mount[];
+  /** @internal */
   readonly globalDependencies: Record<string, unknown>;
+  /** @internal */
   readonly requestHeaderRules: readonly HeaderRule[];
+  /** @internal */
   readonly responseHeaderRules: readonly HeaderRule[];
+  /** @internal */
   readonly excludedHeaderPaths: ReadonlySet<string>;
+  /** @internal */
   readonly startupHandlers: readonly LifecycleHandler[];
+  /** @internal */
   readonly shutdownHandlers: readonly LifecycleHandler[];
-  /** Answer requests no route matched (static directories), in order. */
+  /** @internal Answer requests no route matched (static directories), in order. */
   readonly fallbacks: readonly FallbackHandler[];
+  /** @internal */
   readonly exceptionHandler: ExceptionHandler | null;
-  /** Whether the app serves the MCP endpoint `/mcp` (src/mcp/mount.ts), for the OpenAPI document. */
+  /** @internal Whether the app serves the MCP endpoint `/mcp` (src/mcp/mount.ts), for the OpenAPI document. */
   servesMcp?(): boolean;
   /** `app.cache`: the response cache's store and invalidation (src/cache/). */
   readonly cache: ResponseCache;
-  /** Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
+  /** @internal Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
   readonly broadcastConfig: Required<BroadcastOptions> | null;
 }

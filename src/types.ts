@@ -1,19 +1,23 @@
-/** The spec's type aliases (`webfw.types`), as TypeScript types. */
+/**
+ * `webfw/types`: the spec's type aliases (`webfw.types`, docs/spec-mapping.md) and every type a
+ * route handle, a router, the app or a typed call carries (src/public-types.ts, issue #40), so
+ * that a user's declaration emit can name them (docs/typescript.md). `URL`, `FormData` and
+ * `WebSocketAdapter` are not here: the first two would shadow the Web globals, and the spec's
+ * `WebSocketAdapter` is webfw's `WebSocket` (`webfw/websocket`); docs/spec-mapping.md maps them.
+ */
 
-import type { Identity } from "./auth/identity.ts";
-import type { Headers } from "./http/headers.ts";
-import type { QueryParams } from "./http/query-params.ts";
-import type { Request } from "./http/request.ts";
 import type { Url } from "./http/url.ts";
-import type { WebSocket } from "./websocket/websocket.ts";
 
-export type { Headers, Identity, QueryParams, Request, Url };
+export type { Identity } from "./auth/identity.ts";
+export type { Headers } from "./http/headers.ts";
+export { QueryParams } from "./http/query-params.ts";
+export type { Request } from "./http/request.ts";
+export { Url } from "./http/url.ts";
+export type * from "./public-types.ts";
 export type PathParams = Record<string, string>;
 export type Body = string | Uint8Array;
 export type RequestBody = string | Uint8Array;
-export type URL = Url;
 export type RequestURL = Url;
-export type FormData = Record<string, string>;
 export type Files = Record<string, Uint8Array>;
 export type IPAddress = string | null;
 export type RequestMethod =
@@ -27,5 +31,3 @@ export type RequestMethod =
   | "CONNECT"
   | "TRACE";
 export type Method = RequestMethod;
-/** The WebSocket object a WebSocket handler receives (spec `WebSocketAdapter`). */
-export type WebSocketAdapter<P extends Record<string, string> = Record<string, string>> = WebSocket<P>;

@@ -4,7 +4,9 @@
  * every Worker imports this file again in worker mode, where `start()` does
  * not listen; the routes must therefore be registered the same way there.
  */
-import { MemoryStore, RedisStore, Response, Webfw } from "../../src/index.ts";
+
+import { MemoryStore, RedisStore } from "../../src/entries/rate-limit.ts";
+import { Response, Webfw } from "../../src/index.ts";
 import type { RouterEngine } from "../../src/match/types.ts";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
 import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";

@@ -8,7 +8,8 @@
  * Then open http://127.0.0.1:8080/ in two browser tabs.
  */
 import { join } from "node:path";
-import { serveHtml, Webfw, type WebSocketAdapter } from "../../src/index.ts";
+import type { WebSocketAdapter } from "../../src/entries/websocket.ts";
+import { serveHtml, Webfw } from "../../src/index.ts";
 
 const MAX_TEXT = 2000;
 

@@ -15,13 +15,13 @@ import {
   BearerGetter,
   HttpError,
   Identity,
-  MustacheTemplate,
   type Request,
   Response,
   sse,
   t,
   Webfw,
 } from "../../src/index.ts";
+import { MustacheTemplate } from "../../src/templating/index.ts";
 
 interface Claims {
   sub: string;

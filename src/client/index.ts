@@ -13,7 +13,6 @@ export {
   type InProcessApp,
   type MethodCaller,
   type SocketCaller,
-  testClient,
 } from "./client.ts";
 export type { Jsonify } from "./json-type.ts";
 export { MAX_REDIRECTS, type RedirectMode } from "./redirects.ts";

@@ -15,7 +15,10 @@ export type DeclaredHttp = Omit<HttpConfig, "loopback">;
 /** The engine settings `configure()` sets; tracing and session ids are the build's own. */
 export type DeclaredSettings = Omit<EngineSettings, "tracing" | "newId">;
 
-/** @internal What MCP needs of the app's topic hub (src/topics/hub.ts): resource updates. */
+/**
+ * What MCP needs of the app's topic hub (src/topics/hub.ts): resource updates. In no entry point,
+ * but shipped in the declaration files: `RunningEndpoint` names it (docs/exports.md).
+ */
 export interface McpTopicPort {
   publish(topic: string, text: string): void;
   listen(topic: string, listener: (text: string) => void): () => void;

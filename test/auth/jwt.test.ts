@@ -8,7 +8,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
 import { z } from "zod";
-import { JwtAuth, type JwtAuthOptions, type ServerHandle, SubRouter, Webfw } from "../../src/index.ts";
+import { JwtAuth, type ServerHandle, SubRouter, Webfw } from "../../src/index.ts";
+import type { JwtAuthOptions } from "../../src/types.ts";
 import {
   AUDIENCE,
   b64url,

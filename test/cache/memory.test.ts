@@ -6,14 +6,8 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import CachePolicy from "http-cache-semantics";
-import {
-  BasicAuth,
-  MemoryCacheStore,
-  type Request,
-  type ServerHandle,
-  SubRouter,
-  Webfw,
-} from "../../src/index.ts";
+import { MemoryCacheStore } from "../../src/entries/cache.ts";
+import { BasicAuth, type Request, type ServerHandle, SubRouter, Webfw } from "../../src/index.ts";
 
 const servers: ServerHandle[] = [];
 afterAll(async () => {

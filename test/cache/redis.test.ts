@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { MemoryCacheStore, RedisCacheStore, type ServerHandle, Webfw } from "../../src/index.ts";
+import { MemoryCacheStore, RedisCacheStore } from "../../src/entries/cache.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
 import { freePort } from "../cli/helpers.ts";
 import { launchProgram, type Program } from "../faults/spawn.ts";

@@ -11,9 +11,9 @@ import {
   client,
   ResponseStream,
   SseStream,
-  testClient,
   unwrap,
 } from "../../src/client/index.ts";
+import { testClient } from "../../src/entries/testing.ts";
 import type { ServerHandle } from "../../src/index.ts";
 import * as api from "./fixtures/api.ts";
 

@@ -4,7 +4,8 @@
  * (different ports, so different origins); the second records what reaches it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ClientInputError, client, MAX_REDIRECTS, testClient } from "../../src/client/index.ts";
+import { ClientInputError, client, MAX_REDIRECTS } from "../../src/client/index.ts";
+import { testClient } from "../../src/entries/testing.ts";
 import type { ServerHandle } from "../../src/index.ts";
 import * as routes from "./fixtures/redirecting.ts";
 

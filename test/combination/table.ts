@@ -29,12 +29,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { client } from "../../src/client/index.ts";
 import { isCompressibleType } from "../../src/compression/eligible.ts";
+import { RedisStore } from "../../src/entries/rate-limit.ts";
 import {
   AuthenticationHandler,
   BearerGetter,
   HttpError,
   Identity,
-  RedisStore,
   type Request,
   type RouteOptions,
   SubRouter,

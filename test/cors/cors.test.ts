@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type CorsOptions, HttpError, type ServerHandle, Webfw } from "../../src/index.ts";
+import type { CorsOptions } from "../../src/entries/cors.ts";
+import { HttpError, type ServerHandle, Webfw } from "../../src/index.ts";
 
 const GOOD = "https://good.example";
 const CORS_HEADERS = [

@@ -10,13 +10,13 @@ import {
   HttpError,
   html,
   json,
-  QueryParams,
   Response,
   statusCodes,
   t,
   Webfw,
 } from "../../src/index.ts";
 import { logger } from "../../src/log/logger.ts";
+import { QueryParams } from "../../src/types.ts";
 
 const post = (body: string, headers: Record<string, string> = {}): RequestInit => ({
   method: "POST",

@@ -8,33 +8,20 @@
  *   git install, and npm lists it as an install script): `prepack` builds `dist/types` instead.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { publicEntries } from "../types/helpers/entries.ts";
+import { PAGES, REPO, readPage as read, snippets } from "./helpers/doc-snippets.ts";
 
-const REPO = join(import.meta.dir, "../..");
-const ENTRIES: Record<string, string> = {
-  webfw: "src/index.ts",
-  "webfw/client": "src/client/index.ts",
-  "webfw/templating": "src/templating/index.ts",
-  "webfw/status-codes": "src/http/status-codes.ts",
-};
 // Also Web globals: a snippet's `Response` or `Headers` may be either, so they are not required.
 const AMBIGUOUS = new Set(["Request", "Response", "Headers", "Url", "Session"]);
 
 const exported = new Map<string, string>();
-for (const [specifier, file] of Object.entries(ENTRIES)) {
-  for (const name of Object.keys(await import(join(REPO, file)))) {
+for (const { specifier, source } of publicEntries()) {
+  for (const name of Object.keys(await import(join(REPO, source)))) {
     if (!exported.has(name) && !AMBIGUOUS.has(name)) exported.set(name, specifier);
   }
 }
-
-const PAGES = [
-  "README.md",
-  ...readdirSync(join(REPO, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`),
-];
-const read = (page: string) => readFileSync(join(REPO, page), "utf8");
 
 /** A pattern that finds `name` used as code (a class, `t.int(`, `json(`, `client<`), not as a method or in text. */
 function usePattern(name: string): RegExp {
@@ -64,20 +51,12 @@ export function webfwNamesImported(code: string): Set<string> {
   return names;
 }
 
-function snippets(page: string): { line: number; code: string }[] {
-  const text = read(page);
-  return [...text.matchAll(/```(?:ts|typescript|tsx)\n([\s\S]*?)```/g)].map((m) => ({
-    line: text.slice(0, m.index).split("\n").length,
-    code: m[1] ?? "",
-  }));
-}
-
 describe("doc snippets show their imports", () => {
   test("the checker finds a missing import and accepts a present one", () => {
     const missing = 'const api = testClient<typeof Api>(app);\napp.get("/", () => redirect("/x"));';
     expect(webfwNamesUsed(missing)).toEqual(expect.arrayContaining(["testClient", "redirect"]));
     expect(webfwNamesImported(missing).size).toBe(0);
-    const given = 'import { testClient } from "webfw/client";\nimport { redirect, t } from "webfw";\n';
+    const given = 'import { testClient } from "webfw/testing";\nimport { redirect, t } from "webfw";\n';
     expect([...webfwNamesImported(given)].sort()).toEqual(["redirect", "t", "testClient"]);
     // A method of the same name, a word in a comment or a string is not a use.
     expect(webfwNamesUsed('request.json(); // Webfw\nconst s = "t.int()";')).toEqual([]);

@@ -6,7 +6,8 @@
  * is not trusted. `request.ipAddr`, `request.url` (scheme, host) are what the handler sees.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { type ServerHandle, type TrustProxy, Webfw } from "../../src/index.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
+import type { TrustProxy } from "../../src/types.ts";
 import { type ForwardingProxy, startForwardingProxy } from "../helpers/forwarding-proxy.ts";
 
 const servers: ServerHandle[] = [];

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BadRequestError, Headers, QueryParams, Url, Webfw } from "../../src/index.ts";
+import { BadRequestError, Headers, Webfw } from "../../src/index.ts";
+import { QueryParams, Url } from "../../src/types.ts";
 import { CLIENTS, type Client } from "../helpers/clients.ts";
 
 function requestApp(): Webfw {

@@ -4,7 +4,8 @@
  * the store is full. Fixed and sliding windows, the store on its own and behind a running app.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { MemoryStore, type ServerHandle, Webfw } from "../../src/index.ts";
+import { MemoryStore } from "../../src/entries/rate-limit.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
 
 const servers: ServerHandle[] = [];
 afterEach(async () => {

@@ -5,12 +5,12 @@
  * a function that throws), and the 429 through the app-global layers.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { MemoryStore } from "../../src/entries/rate-limit.ts";
 import {
   AuthenticationHandler,
   BearerGetter,
   HttpError,
   Identity,
-  MemoryStore,
   type Request,
   type ServerHandle,
   SubRouter,

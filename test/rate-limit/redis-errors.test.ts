@@ -3,7 +3,7 @@
  * (its message reaches the logs through `onStoreError`); no redis-server needed.
  */
 import { expect, test } from "bun:test";
-import { RedisStore, RedisStoreError } from "../../src/index.ts";
+import { RedisStore, RedisStoreError } from "../../src/entries/rate-limit.ts";
 import { freePort } from "../cli/helpers.ts";
 
 test("an unreachable Redis: a RedisStoreError naming the URL without its password", async () => {

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { RedisClient, type Subprocess } from "bun";
-import { RedisStore, type ServerHandle, Webfw } from "../../src/index.ts";
+import { RedisStore } from "../../src/entries/rate-limit.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { startRedis } from "../helpers/redis.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { RedisClient, type Subprocess } from "bun";
-import { RedisStore, type ServerHandle, Webfw } from "../../src/index.ts";
+import { RedisStore } from "../../src/entries/rate-limit.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
 import { freePort } from "../cli/helpers.ts";
 import { launchProgram, type Program } from "../faults/spawn.ts";

@@ -5,7 +5,8 @@
  * headers (remaining, reset) and Retry-After say what the store decided.
  */
 import { afterEach, describe, expect, setSystemTime, test } from "bun:test";
-import { MemoryStore, type RateLimitStore, type ServerHandle, Webfw } from "../../src/index.ts";
+import { MemoryStore, type RateLimitStore } from "../../src/entries/rate-limit.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { slidingAllows, slidingHit } from "../../src/rate-limit/sliding.ts";
 
 const servers: ServerHandle[] = [];

@@ -4,7 +4,8 @@
  * the throttle is now one per store, whatever the routes, methods, policies and builds using it.
  */
 import { afterEach, expect, test } from "bun:test";
-import { type RateLimitStore, type ServerHandle, Webfw } from "../../src/index.ts";
+import type { RateLimitStore } from "../../src/entries/rate-limit.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
 
 const servers: ServerHandle[] = [];

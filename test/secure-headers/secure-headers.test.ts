@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HttpError, html, MustacheTemplate, NONCE, type ServerHandle, Webfw } from "../../src/index.ts";
+import { NONCE } from "../../src/entries/secure-headers.ts";
+import { HttpError, html, type ServerHandle, Webfw } from "../../src/index.ts";
+import { MustacheTemplate } from "../../src/templating/index.ts";
 import { makeCert, type TestCert } from "../helpers/tls.ts";
 
 const NONCE_IN_CSP = /script-src 'self' 'nonce-([A-Za-z0-9_-]{22})'/;

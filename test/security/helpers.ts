@@ -1,4 +1,5 @@
-import type { ServerHandle, StartOptions, Webfw } from "../../src/index.ts";
+import type { ServerHandle, Webfw } from "../../src/index.ts";
+import type { StartOptions } from "../../src/types.ts";
 
 /** Starts `app` on 127.0.0.1, port 0, quietly (no access log, no signal handlers). */
 export function startQuiet(app: Webfw, options: StartOptions = {}): Promise<ServerHandle> {

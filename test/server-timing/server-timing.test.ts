@@ -4,7 +4,8 @@
  * header at all when the option is off (or `"dev"` outside development).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type ServerHandle, timed, timing, Webfw } from "../../src/index.ts";
+import { timed, timing } from "../../src/entries/observability.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
 
 /** `name;dur=1.2;desc="x"` entries of a Server-Timing value, by name. */
 function entries(header: string | null): Map<string, { dur: number; desc?: string }> {

@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   commitSession,
-  HttpError,
-  type Request,
-  Response,
-  type ServerHandle,
   Session,
   type SessionOptions,
   SessionTooLargeError,
-  Webfw,
-} from "../../src/index.ts";
+} from "../../src/entries/sessions.ts";
+import { HttpError, type Request, Response, type ServerHandle, Webfw } from "../../src/index.ts";
 import { SessionCodec } from "../../src/sessions/codec.ts";
 
 const KEY_A = "first-secret-key-of-at-least-32-bytes";

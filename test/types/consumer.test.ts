@@ -62,11 +62,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const USER_APP = `import { z } from "zod";
-import {
-  AuthenticationHandler, BearerGetter, HttpError, Identity, type Request, Response, SubRouter,
-  type RouteToolOptions, serveFile, sse, t, Webfw,
-} from "webfw";
-import { HTTP_404_NOT_FOUND } from "webfw/status-codes";
+import { AuthenticationHandler, BearerGetter, HttpError, Identity, type Request, Response, serveFile, sse, statusCodes, SubRouter, t, Webfw } from "webfw";
+import type { RouteToolOptions } from "webfw/mcp";
 import { MustacheTemplate } from "webfw/templating";
 
 interface Claims { sub: string; scope: string }
@@ -100,7 +97,7 @@ app.get("/", () => "hello");
 app.get("/notes/:id", ({ pathParams, args }) => {
   const id: string = pathParams.id;
   const limit: number = args.limit;
-  if (id === "0") throw new HttpError(HTTP_404_NOT_FOUND, "no such note");
+  if (id === "0") throw new HttpError(statusCodes.HTTP_404_NOT_FOUND, "no such note");
   return { id, limit, sort: args.sort };
 }, { args: { limit: t.int().min(1).max(100).default(10), sort: t.str().oneOf(["asc", "desc"]).default("asc") } });
 app.post("/notes", ({ parsedBody }) => ({ title: parsedBody.title }), {
@@ -153,7 +150,7 @@ typed.injectGlobal({ db: 5 });
 
 /** Issue #20: routes in two files, a front end typed from them through `webfw/client`, strict flags. */
 const CLIENT_ROUTES = `import { z } from "zod";
-import { HttpError, SubRouter, sse, t } from "webfw";
+import { HttpError, sse, SubRouter, t } from "webfw";
 export const notes = new SubRouter(import.meta.path, { prefix: "/notes" });
 export const getNote = notes.get("/:id", ({ args }) => {
   if (args.id === 0) throw new HttpError(404, "no note");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
-import { type ServerHandle, Webfw, type WebSocketAdapter } from "../../src/index.ts";
+import type { WebSocketAdapter } from "../../src/entries/websocket.ts";
+import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { connect, start, within, wsUrl } from "./helpers.ts";
 
 const LIMIT = 256 * 1024;

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import { WebSocketDisconnect } from "../../src/entries/websocket.ts";
 import {
   AuthenticationHandler,
   HttpError,
@@ -9,7 +10,6 @@ import {
   SubRouter,
   t,
   Webfw,
-  WebSocketDisconnect,
 } from "../../src/index.ts";
 import { logger } from "../../src/log/logger.ts";
 import { connect, rawHandshake, start, type TestClient, within, wsUrl } from "./helpers.ts";

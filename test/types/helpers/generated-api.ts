@@ -131,7 +131,8 @@ export const chat = app.websocket("/chat/:room", async () => {}, { args: { room:
   );
   writeFileSync(
     join(dir, "front.ts"),
-    `import { client, testClient } from "webfw/client";
+    `import { client } from "webfw/client";
+import { testClient } from "webfw/testing";
 import type * as Api from "./app.ts";
 import { app, r0_0 } from "./app.ts";
 export const api = client<typeof Api>("http://localhost:8080", { headers: { authorization: "Bearer ada" } });

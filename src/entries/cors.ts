@@ -1,0 +1,2 @@
+/** `webfw/cors`: cross-origin resource sharing (docs/cors.md). */
+export type { CorsOptions, CorsOrigins } from "../cors/index.ts";
