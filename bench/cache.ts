@@ -20,7 +20,7 @@ const items = () =>
 
 async function dispatcherOf(store: CacheStore | null): Promise<RouteFn> {
   const app = new Webfw(import.meta.path, { openapi: false, ...(store ? { cacheStore: store } : {}) });
-  app.get("/items", items, store ? { cache: { ttl: 600_000 } } : {});
+  app.get("/items", items, store ? { cacheResponses: { ttl: 600_000 } } : {});
   const built = await app.build({});
   return (built.bunRoutes["/items"] as unknown as Record<string, RouteFn>).GET as RouteFn;
 }
