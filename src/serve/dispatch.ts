@@ -61,7 +61,7 @@ export interface PipelineConfig {
   exceptionHandler: ((error: unknown, request: Request) => unknown) | null;
   logError: ErrorLogger;
   /** Sees every error the pipeline answers but the expected 4xx (the request's span records it). */
-  onError?: (error: unknown, raw: globalThis.Request) => void;
+  onError?: (error: unknown, context: DispatchContext | null) => void;
   /** Spans features start themselves (WebSocket messages, MCP tool calls); absent when tracing is off. */
   tracing?: TracingHooks;
   dev: boolean;
@@ -392,7 +392,7 @@ async function errorResponse(
 ): Promise<WebResponse> {
   // A 404 or a 401 is an answer, not a failure: only unexpected errors and 5xx reach the span.
   if (config.onError && (!(error instanceof HttpError) || error.status >= 500))
-    config.onError(error, request.raw);
+    config.onError(error, request.context);
   // With no after-middleware the answer is made as a Web response directly; with some, as a webfw
   // Response they can change, converted once when they are done.
   const options = errorOptions(config);
