@@ -7,8 +7,9 @@
  */
 import type { Request } from "../http/request.ts";
 import { ContextSlot, contextOf } from "../http/request-context.ts";
+import { withHeader } from "../response/copy-response.ts";
 import { HttpError } from "../response/errors.ts";
-import { withHeader, withVisibleContentType } from "../response/plain-text.ts";
+import { withVisibleContentType } from "../response/plain-text.ts";
 import type { Dispatcher, RoutePlan } from "../serve/dispatch.ts";
 import { peekBody } from "../stream/peek-body.ts";
 import { httpDateSec, ifMatchHolds, noneMatchFails, weakEtag } from "./entity-tags.ts";

@@ -35,10 +35,10 @@ import {
   withHeaderRules,
 } from "../serve/dispatch.ts";
 import { type AnswerScope, errorDispatchers } from "../serve/error-dispatchers.ts";
-import { type RouteTable, Runtime } from "../serve/fallback.ts";
 import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
+import { type RouteTable, Runtime } from "../serve/runtime.ts";
 import { serverTimingOn, timeHandler, withServerTiming } from "../server-timing/index.ts";
 import { admitUploads } from "../uploads/admit.ts";
 import { UploadGate } from "../uploads/gate.ts";

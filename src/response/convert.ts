@@ -4,7 +4,8 @@ import { iterableToStream } from "../stream/iterable-stream.ts";
 import { SseBody } from "../stream/sse.ts";
 import { Renderable } from "./bodies.ts";
 import { isClientData } from "./client-data.ts";
-import { copyResponse, plainTextResponse } from "./plain-text.ts";
+import { copyResponse } from "./copy-response.ts";
+import { plainTextResponse } from "./plain-text.ts";
 import { Response } from "./response.ts";
 import { streamedResponse } from "./streamed.ts";
 
@@ -27,6 +28,8 @@ export function toWebResponse(
   value: unknown,
   request: globalThis.Request,
 ): WebResponse | Promise<WebResponse> {
+  // Text first, ahead of the list: the most common value skips the branch on the form.
+  if (typeof value === "string") return plainTextResponse(value);
   return convert(value, request, false) as WebResponse | Promise<WebResponse>;
 }
 

@@ -2,7 +2,7 @@
  * Step 3 of a request (docs/architecture.md): the compiled dispatcher of one route and method.
  * `compileRoute` keeps only the steps the route needs; the handler's value is converted once
  * (src/response/convert.ts), errors likewise (`errorResponse`). Called by src/serve/native-routes.ts
- * (Bun's table) and src/serve/fallback.ts (everything else).
+ * (Bun's table) and src/serve/runtime.ts (everything else).
  */
 import type { Server } from "bun";
 import type { ArgSpec } from "../args/t.ts";
@@ -19,6 +19,7 @@ import { matchPath } from "../http/request-target.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebfwResponse, toWebResponse } from "../response/convert.ts";
+import { copyResponse } from "../response/copy-response.ts";
 import {
   defaultErrorAnswer,
   defaultErrorResponse,
@@ -27,7 +28,6 @@ import {
   type ErrorResponseOptions,
 } from "../response/error-response.ts";
 import { HttpError, ValidationError } from "../response/errors.ts";
-import { copyResponse } from "../response/plain-text.ts";
 import { Response } from "../response/response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
@@ -139,8 +139,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
     errorResponse(error, request, after, config).then((response) => finish(response, request.raw));
 
   /** The answer, once the after-middlewares (if any) are done; background tasks start then. */
-  const sent = (request: Request, response: Response): WebResponse =>
-    afterResponse(request, finish(response.toWeb(), request.raw));
+  const sent = (request: Request, response: Response): WebResponse => done(request, response.toWeb());
 
   /** The after-middlewares on the one webfw form of the answer, then its one Web form. */
   const afterware = (request: Request, response: Response): WebResponse | Promise<WebResponse> => {
@@ -157,26 +156,47 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
     }
   };
 
-  /** The handler's value converted once (src/response/convert.ts): to the Web response Bun sends, or to the webfw form the after-middlewares change. */
-  const respond = (request: Request, value: unknown): WebResponse | Promise<WebResponse> => {
-    const raw = request.raw;
-    try {
-      if (after.length === 0) {
-        const response = toWebResponse(value, raw);
-        if (response instanceof Promise)
+  /** The answer as Bun gets it: background tasks (src/background/) start once it is ready. */
+  const done = (request: Request, response: WebResponse): WebResponse =>
+    request.backgroundTasks === null
+      ? finish(response, request.raw)
+      : afterResponse(request, finish(response, request.raw));
+
+  /**
+   * The handler's value converted once (src/response/convert.ts), to the form this route chose at
+   * start: the Web response Bun sends, or, with after-middlewares, the webfw `Response` they change.
+   * It may throw: its callers answer the error (no try block here, so the JIT can inline it).
+   */
+  const respond: (request: Request, value: unknown) => WebResponse | Promise<WebResponse> =
+    after.length === 0
+      ? (request, value) => {
+          const response = toWebResponse(value, request.raw);
+          if (!(response instanceof Promise)) return done(request, response);
           return response.then(
-            (ready) => afterResponse(request, finish(ready, raw)),
+            (ready) => done(request, ready),
             (error) => fail(error, request),
           );
-        return afterResponse(request, finish(response, raw));
-      }
-      const converted = toWebfwResponse(value, raw);
-      if (converted instanceof Promise)
-        return converted.then(
-          (ready) => afterware(request, ready),
-          (error) => fail(error, request),
-        );
-      return afterware(request, converted);
+        }
+      : (request, value) => {
+          const converted = toWebfwResponse(value, request.raw);
+          if (!(converted instanceof Promise)) return afterware(request, converted);
+          return converted.then(
+            (ready) => afterware(request, ready),
+            (error) => fail(error, request),
+          );
+        };
+
+  /** A pending handler value: converted once it settles. */
+  const settled = (request: Request, value: PromiseLike<unknown>): Promise<WebResponse> =>
+    Promise.resolve(value)
+      .then((resolved) => respond(request, resolved))
+      .then(undefined, (error) => fail(error, request));
+
+  /** The handler, then the conversion; waits only when its value is pending. */
+  const answer = (request: Request): WebResponse | Promise<WebResponse> => {
+    try {
+      const value = handler(request);
+      return isThenable(value) ? settled(request, value) : respond(request, value);
     } catch (error) {
       return fail(error, request);
     }
@@ -194,18 +214,10 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
         if (next instanceof Request) current = next;
         else return finish(next, current.raw);
       }
-      const value = handler(current);
-      if (isThenable(value)) {
-        const waiting = current;
-        return Promise.resolve(value).then(
-          (resolved) => respond(waiting, resolved),
-          (error) => fail(error, waiting),
-        );
-      }
-      return respond(current, value);
     } catch (error) {
       return fail(error, current);
     }
+    return answer(current);
   };
 
   /** Goes on with the steps once a step's promise settled. */
@@ -236,7 +248,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
       }
     }
     if (formLimits !== null) request.formLimits = formLimits;
-    return run(request, 0);
+    return steps.length === 0 ? answer(request) : run(request, 0);
   };
   return hostBlind ? markHostBlind(dispatch) : dispatch;
 }

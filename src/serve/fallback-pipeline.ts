@@ -12,7 +12,7 @@
 import { ContextSlot, DispatchContext } from "../http/request-context.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "./dispatch.ts";
-import type { FallbackHandler } from "./fallback.ts";
+import type { FallbackHandler } from "./runtime.ts";
 
 type WebResponse = globalThis.Response;
 

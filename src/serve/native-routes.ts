@@ -3,7 +3,7 @@
  * Each entry is either a const route's static response (Bun answers without
  * any JavaScript) or a small function that reads the path params and calls
  * the route's compiled dispatcher (src/serve/dispatch.ts). Requests Bun's
- * table cannot answer safely go to the generic path (src/serve/fallback.ts).
+ * table cannot answer safely go to the generic path (src/serve/runtime.ts).
  */
 import type { Server } from "bun";
 import { DispatchContext } from "../http/request-context.ts";
@@ -17,8 +17,8 @@ import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-
 import { withVisibleContentType } from "../response/plain-text.ts";
 import { patternParams } from "../router/route.ts";
 import type { Dispatcher, Params } from "./dispatch.ts";
-import { decodeParams, type RouteTable } from "./fallback.ts";
 import { isHostBlind } from "./host-blind.ts";
+import { decodeParams, type RouteTable } from "./runtime.ts";
 
 type WebResponse = globalThis.Response;
 /** What Bun calls for one method of one route key. */

@@ -8,7 +8,7 @@
 import type { Request } from "../http/request.ts";
 import { ContextSlot, contextOf } from "../http/request-context.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
-import { withHeader } from "../response/plain-text.ts";
+import { withHeader } from "../response/copy-response.ts";
 import type { Dispatcher, RoutePlan } from "../serve/dispatch.ts";
 
 /** RFC 9110 token: a metric's name. */
