@@ -192,16 +192,6 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
       .then((resolved) => respond(request, resolved))
       .then(undefined, (error) => fail(error, request));
 
-  /** The handler, then the conversion; waits only when its value is pending. */
-  const answer = (request: Request): WebResponse | Promise<WebResponse> => {
-    try {
-      const value = handler(request);
-      return isThenable(value) ? settled(request, value) : respond(request, value);
-    } catch (error) {
-      return fail(error, request);
-    }
-  };
-
   /** The steps from `from` on, then the handler; synchronous until one of them is pending. */
   const run = (request: Request, from: number): WebResponse | Promise<WebResponse> => {
     let current = request;
@@ -214,10 +204,11 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
         if (next instanceof Request) current = next;
         else return finish(next, current.raw);
       }
+      const value = handler(current);
+      return isThenable(value) ? settled(current, value) : respond(current, value);
     } catch (error) {
       return fail(error, current);
     }
-    return answer(current);
   };
 
   /** Goes on with the steps once a step's promise settled. */
@@ -248,9 +239,36 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
       }
     }
     if (formLimits !== null) request.formLimits = formLimits;
-    return steps.length === 0 ? answer(request) : run(request, 0);
+    return run(request, 0);
   };
-  return hostBlind ? markHostBlind(dispatch) : dispatch;
+  // Nothing before the handler and nothing after it but the conversion: the same steps, written
+  // out so that the hot path is one small function the JIT compiles once.
+  const direct: Dispatcher = (raw, server, params, context) => {
+    const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
+    if (context !== undefined) {
+      request.context = context;
+      const pending = hostBlind ? context.pending : undefined;
+      if (pending !== undefined) {
+        request.pendingHost = pending.host;
+        request.pendingTarget = pending.target;
+      }
+    }
+    try {
+      const value = handler(request);
+      if (isThenable(value)) return settled(request, value);
+      const response = toWebResponse(value, raw);
+      if (response instanceof Promise)
+        return response.then(
+          (ready) => done(request, ready),
+          (error) => fail(error, request),
+        );
+      return done(request, response);
+    } catch (error) {
+      return fail(error, request);
+    }
+  };
+  const chosen = steps.length === 0 && after.length === 0 && formLimits === null ? direct : dispatch;
+  return hostBlind ? markHostBlind(chosen) : chosen;
 }
 
 /** The steps before the handler that this route needs, in order (docs/architecture.md). */
