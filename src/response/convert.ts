@@ -44,6 +44,8 @@ export function toWebResponse(
  * response is `Response.toWeb()`, when the after-middlewares are done.
  */
 export function toWebfwResponse(value: unknown, request: globalThis.Request): Response | Promise<Response> {
+  // Text first, ahead of the list, as in `toWebResponse`.
+  if (typeof value === "string") return new Response(200, { "content-type": TEXT_PLAIN }, value);
   return convert(value, request, true) as Response | Promise<Response>;
 }
 

@@ -2,7 +2,7 @@
  * Step 3 of a request (docs/architecture.md): the compiled dispatcher of one route and method.
  * `compileRoute` keeps only the steps the route needs; the handler's value is converted once
  * (src/response/convert.ts), errors likewise (`errorResponse`). Called by src/serve/native-routes.ts
- * (Bun's table) and src/serve/runtime.ts (everything else).
+ * (Bun's table) and src/serve/fallback.ts (everything else).
  */
 import type { Server } from "bun";
 import type { ArgSpec } from "../args/t.ts";
@@ -95,39 +95,28 @@ export interface RoutePlan {
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /**
- * One step before the handler: nothing (go on), a `Request` (go on with it), a response (the
- * answer: the rest is skipped), or a promise of one of these. Before-middlewares are steps as
- * they are.
- */
-type Step = (request: Request) => unknown;
-
-/**
- * Builds the dispatcher of one route from the steps it needs (docs/architecture.md):
+ * Builds the dispatcher of one route with only the steps it needs (docs/architecture.md):
  * request headers ▶ body ▶ before middlewares ▶ auth ▶ typed args ▶ body
  * schema ▶ handler ▶ conversion ▶ after middlewares ▶ response headers.
- * One loop runs them and stays synchronous until a step returns a promise (`isThenable`, the one
- * promise rule), so a route whose steps all answer at once never pays for a microtask turn.
  */
 export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatcher {
   const handler = withTimeout(plan.invoke ?? plan.handler, plan.timeoutMs ?? config.requestTimeoutMs ?? 0);
   const readsBody = BODY_METHODS.has(plan.method) && plan.rawBody !== true;
-  const formLimits = readsBody || plan.rawBody === true ? config.formLimits : null;
   const headersExcluded = config.excludedHeaderPaths.has(plan.pattern);
   const responseRules = headersExcluded ? [] : config.responseHeaders;
   const checkExcludedPath =
     !headersExcluded && config.excludedHeaderPaths.size > 0 && plan.pathParamNames.length > 0;
-  const after = plan.after;
-  const steps = stepsOf(plan, config, readsBody);
-  // Nothing looks at the request before the handler but the body's own framing, and nothing after
-  // it but the conversion (and the header rules when the body is read): the route is host-blind
-  // (src/serve/host-blind.ts), and its handler's first look at the URL or headers finishes the
-  // Host check. An offloaded handler reads the request elsewhere, so it is checked whole first.
-  const hostBlind =
-    plan.invoke === undefined &&
-    plan.rawBody !== true &&
-    steps.length === (readsBody ? 1 : 0) &&
-    after.length === 0 &&
-    (readsBody || responseRules.length === 0);
+  // Nothing of the request is looked at before the handler, nor anything done after it but the
+  // conversion. Streamed bodies (`request.parts()`) need the app's form limits set below.
+  const nothingAround =
+    plan.before.length === 0 &&
+    plan.after.length === 0 &&
+    plan.auth === null &&
+    plan.args === null &&
+    plan.body === null &&
+    config.requestHeaders.length === 0 &&
+    plan.rawBody !== true;
+  const bare = nothingAround && responseRules.length === 0 && !readsBody;
 
   const finish = (response: WebResponse, raw: globalThis.Request): WebResponse => {
     if (responseRules.length === 0) return response;
@@ -136,189 +125,158 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
   };
 
   const fail = (error: unknown, request: Request): Promise<WebResponse> =>
-    errorResponse(error, request, after, config).then((response) => finish(response, request.raw));
+    errorResponse(error, request, plan.after, config).then((response) => finish(response, request.raw));
 
-  /** The answer, once the after-middlewares (if any) are done; background tasks start then. */
-  const sent = (request: Request, response: Response): WebResponse => done(request, response.toWeb());
-
-  /** The after-middlewares on the one webfw form of the answer, then its one Web form. */
-  const afterware = (request: Request, response: Response): WebResponse | Promise<WebResponse> => {
-    try {
-      const result = runAfter(response, request, after);
-      if (result instanceof Promise)
-        return result.then(
-          (ready) => sent(request, ready),
-          (error) => fail(error, request),
-        );
-      return sent(request, result);
-    } catch (error) {
-      return fail(error, request);
+  /** The handler's request; on a host-blind route it carries what is left of the Host check. */
+  const requestOf = (
+    raw: globalThis.Request,
+    server: Server<unknown> | null,
+    params: Params,
+    context: DispatchContext | undefined,
+  ): Request => {
+    const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
+    if (context === undefined) return request;
+    // The request's context (src/http/request-context.ts): features keep their per-request data there.
+    request.context = context;
+    const pending = context.pending;
+    if (pending !== undefined) {
+      request.pendingHost = pending.host;
+      request.pendingTarget = pending.target;
     }
+    return request;
   };
 
-  /** The answer as Bun gets it: background tasks (src/background/) start once it is ready. */
-  const done = (request: Request, response: WebResponse): WebResponse =>
-    request.backgroundTasks === null
-      ? finish(response, request.raw)
-      : afterResponse(request, finish(response, request.raw));
+  if (bare) {
+    // The hot path: nothing runs around the handler, so skip the async machinery.
+    const dispatch: Dispatcher = (raw, server, params, context) => {
+      const request = requestOf(raw, server, params, context);
+      try {
+        const value = handler(request);
+        if (value instanceof Promise) {
+          return value.then(
+            (resolved) => afterResponse(request, toWebResponse(resolved, raw)),
+            (error) => fail(error, request),
+          );
+        }
+        const response = afterResponse(request, toWebResponse(value, raw));
+        return response instanceof Promise ? response.catch((error) => fail(error, request)) : response;
+      } catch (error) {
+        return fail(error, request);
+      }
+    };
+    // Nothing runs before the handler here, and an inline handler sees the Host and the target only
+    // through `request.url`/`queryParams`/`headers`, which finish the check (`pending`).
+    return plan.invoke === undefined ? markHostBlind(dispatch) : dispatch;
+  }
 
-  /**
-   * The handler's value converted once (src/response/convert.ts), to the form this route chose at
-   * start: the Web response Bun sends, or, with after-middlewares, the webfw `Response` they change.
-   * It may throw: its callers answer the error (no try block here, so the JIT can inline it).
-   */
-  const respond: (request: Request, value: unknown) => WebResponse | Promise<WebResponse> =
-    after.length === 0
-      ? (request, value) => {
-          const response = toWebResponse(value, request.raw);
-          if (!(response instanceof Promise)) return done(request, response);
+  if (nothingAround && readsBody) {
+    // Only the body is read before the handler (`POST /json`): the same steps as below without an
+    // async function, whose frame and extra promise per request cost more than the steps themselves.
+    const done = (request: Request, raw: globalThis.Request, value: unknown) => {
+      try {
+        const response = toWebResponse(value, raw);
+        if (response instanceof Promise) {
           return response.then(
-            (ready) => done(request, ready),
+            (ready) => afterResponse(request, finish(ready, raw)),
             (error) => fail(error, request),
           );
         }
-      : (request, value) => {
-          const converted = toWebfwResponse(value, request.raw);
-          if (!(converted instanceof Promise)) return afterware(request, converted);
-          return converted.then(
-            (ready) => afterware(request, ready),
-            (error) => fail(error, request),
-          );
-        };
+        return afterResponse(request, finish(response, raw));
+      } catch (error) {
+        return fail(error, request);
+      }
+    };
+    const answer = (request: Request, raw: globalThis.Request) => {
+      let value: unknown;
+      try {
+        value = handler(request);
+      } catch (error) {
+        return fail(error, request);
+      }
+      if (!isThenable(value)) return done(request, raw, value);
+      return Promise.resolve(value).then(
+        (resolved) => done(request, raw, resolved),
+        (error) => fail(error, request),
+      );
+    };
+    const dispatch: Dispatcher = (raw, server, params, context) => {
+      const request = requestOf(raw, server, params, context);
+      request.formLimits = config.formLimits;
+      let body: Uint8Array | Promise<Uint8Array>;
+      try {
+        body = readBody(raw, config.maxBodySize, config.bodyLimits);
+      } catch (error) {
+        return fail(error, request);
+      }
+      if (body instanceof Uint8Array) {
+        request.bodyBytes = body;
+        return answer(request, raw);
+      }
+      return body.then(
+        (bytes) => {
+          request.bodyBytes = bytes;
+          return answer(request, raw);
+        },
+        (error) => fail(error, request),
+      );
+    };
+    // Reading the body looks at neither the Host nor the target (just the body's own framing).
+    return plan.invoke === undefined ? markHostBlind(dispatch) : dispatch;
+  }
 
-  /** A pending handler value: converted once it settles. */
-  const settled = (request: Request, value: PromiseLike<unknown>): Promise<WebResponse> =>
-    Promise.resolve(value)
-      .then((resolved) => respond(request, resolved))
-      .then(undefined, (error) => fail(error, request));
-
-  /** The steps from `from` on, then the handler; synchronous until one of them is pending. */
-  const run = (request: Request, from: number): WebResponse | Promise<WebResponse> => {
-    let current = request;
+  // Something runs before the handler: never host-blind, so the request was checked whole already.
+  return async (raw, server, params, context) => {
+    let request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
+    if (context !== undefined) request.context = context;
     try {
-      for (let i = from; i < steps.length; i++) {
-        const result = (steps[i] as Step)(current);
+      if (config.requestHeaders.length > 0) applyHeaderRules(request.headers.raw, config.requestHeaders);
+      if (readsBody) {
+        // Inline rather than a helper: one async frame (and its promise) less per request with a body.
+        const body = readBody(raw, config.maxBodySize, config.bodyLimits);
+        request.bodyBytes = body instanceof Uint8Array ? body : await body;
+        request.formLimits = config.formLimits;
+      } else if (plan.rawBody === true) request.formLimits = config.formLimits;
+      for (const middleware of plan.before) {
+        // Awaiting only what is pending: an await costs a microtask turn even on a plain value.
+        let result = middleware(request);
+        if (isThenable(result)) result = await result;
         if (result === undefined || result === null) continue;
-        if (isThenable(result)) return resume(current, result, i + 1);
-        const next = taken(result, current);
-        if (next instanceof Request) current = next;
-        else return finish(next, current.raw);
+        if (result instanceof Request) {
+          // A middleware's new request keeps this request's context.
+          result.context ??= request.context;
+          request = result;
+        } else if (result instanceof Response) return finish(result.toWeb(), raw);
+        else if (result instanceof globalThis.Response) return finish(result, raw);
+        else throw new TypeError("a before-request middleware must return a Request, a Response or nothing");
       }
-      const value = handler(current);
-      return isThenable(value) ? settled(current, value) : respond(current, value);
-    } catch (error) {
-      return fail(error, current);
-    }
-  };
-
-  /** Goes on with the steps once a step's promise settled. */
-  const resume = (request: Request, pending: PromiseLike<unknown>, next: number): Promise<WebResponse> =>
-    Promise.resolve(pending).then(
-      (result) => {
-        if (result === undefined || result === null) return run(request, next);
-        let found: Request | WebResponse;
-        try {
-          found = taken(result, request);
-        } catch (error) {
-          return fail(error, request);
-        }
-        return found instanceof Request ? run(found, next) : finish(found, request.raw);
-      },
-      (error) => fail(error, request),
-    );
-
-  const dispatch: Dispatcher = (raw, server, params, context) => {
-    const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
-    if (context !== undefined) {
-      request.context = context;
-      // Only a host-blind route leaves part of the request-target check to the handler.
-      const pending = hostBlind ? context.pending : undefined;
-      if (pending !== undefined) {
-        request.pendingHost = pending.host;
-        request.pendingTarget = pending.target;
+      if (plan.auth) await authenticate(request, plan.auth, plan.authRequired);
+      // Both are client data: marked so that returning them can never pick the response (client-data.ts).
+      if (plan.args) {
+        request.args = parseArgs(request, plan.args, plan.pathParamNames);
+        markClientData(request.args);
       }
-    }
-    if (formLimits !== null) request.formLimits = formLimits;
-    return run(request, 0);
-  };
-  // Nothing before the handler and nothing after it but the conversion: the same steps, written
-  // out so that the hot path is one small function the JIT compiles once.
-  const direct: Dispatcher = (raw, server, params, context) => {
-    const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
-    if (context !== undefined) {
-      request.context = context;
-      const pending = hostBlind ? context.pending : undefined;
-      if (pending !== undefined) {
-        request.pendingHost = pending.host;
-        request.pendingTarget = pending.target;
+      if (plan.body) {
+        request.parsedBody = await validateBody(request, plan.body);
+        markClientData(request.parsedBody);
       }
-    }
-    try {
-      const value = handler(request);
-      if (isThenable(value)) return settled(request, value);
-      const response = toWebResponse(value, raw);
-      if (response instanceof Promise)
-        return response.then(
-          (ready) => done(request, ready),
-          (error) => fail(error, request),
-        );
-      return done(request, response);
+      let value = handler(request);
+      if (isThenable(value)) value = await value;
+      if (plan.after.length === 0) {
+        const response = toWebResponse(value, raw);
+        // Background tasks (src/background/) start once the response is ready for Bun.
+        return afterResponse(request, finish(response instanceof Promise ? await response : response, raw));
+      }
+      let converted = toWebfwResponse(value, raw);
+      if (converted instanceof Promise) converted = await converted;
+      let response = runAfter(converted, request, plan.after);
+      if (response instanceof Promise) response = await response;
+      return afterResponse(request, finish(response.toWeb(), raw));
     } catch (error) {
       return fail(error, request);
     }
   };
-  const chosen = steps.length === 0 && after.length === 0 && formLimits === null ? direct : dispatch;
-  return hostBlind ? markHostBlind(chosen) : chosen;
 }
 
-/** The steps before the handler that this route needs, in order (docs/architecture.md). */
-function stepsOf(plan: RoutePlan, config: PipelineConfig, readsBody: boolean): Step[] {
-  const steps: Step[] = [];
-  const rules = config.requestHeaders;
-  if (rules.length > 0) steps.push((request) => applyHeaderRules(request.headers.raw, rules));
-  if (readsBody) {
-    const { maxBodySize, bodyLimits } = config;
-    steps.push((request) => {
-      const body = readBody(request.raw, maxBodySize, bodyLimits);
-      if (body instanceof Uint8Array) request.bodyBytes = body;
-      else
-        return body.then((bytes) => {
-          request.bodyBytes = bytes;
-        });
-    });
-  }
-  steps.push(...plan.before);
-  const { auth, authRequired, args, pathParamNames, body } = plan;
-  if (auth !== null) steps.push((request) => authenticate(request, auth, authRequired));
-  // Both are client data: marked so that returning them can never pick the response (client-data.ts).
-  if (args !== null)
-    steps.push((request) => {
-      request.args = parseArgs(request, args, pathParamNames);
-      markClientData(request.args);
-    });
-  if (body !== null)
-    steps.push((request) =>
-      validateBody(request, body).then((parsed) => {
-        request.parsedBody = parsed;
-        markClientData(parsed);
-      }),
-    );
-  return steps;
-}
-
-/** What a step's result means: the request to go on with, or the answer. */
-function taken(result: unknown, request: Request): Request | WebResponse {
-  if (result instanceof Request) {
-    // A middleware's new request keeps this request's context (src/http/request-context.ts).
-    result.context ??= request.context;
-    return result;
-  }
-  if (result instanceof Response) return result.toWeb();
-  if (result instanceof globalThis.Response) return result;
-  throw new TypeError("a before-request middleware must return a Request, a Response or nothing");
-}
-
-/** The one promise rule of the pipeline: a value is awaited when it has a `then` method. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     value instanceof Promise ||
