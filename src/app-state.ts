@@ -23,8 +23,8 @@ import type { ResolvedRequestIdOptions } from "./request-id/options.ts";
 import type { ErrorFormat } from "./response/error-response.ts";
 import type { RouterBase } from "./router/router-base.ts";
 import type { ResolvedSecureHeaders } from "./secure-headers/options.ts";
-import type { FallbackHandler } from "./serve/fallback.ts";
 import type { HeaderRule } from "./serve/header-rules.ts";
+import type { FallbackHandler } from "./serve/runtime.ts";
 import type { ResolvedUploadBounds } from "./uploads/bounds.ts";
 import type { BroadcastOptions, ResolvedWebSocketOptions } from "./websocket/options.ts";
 

@@ -7,7 +7,7 @@
  */
 import type { Request } from "../http/request.ts";
 import { requestPath } from "../http/request-target.ts";
-import { copyResponse } from "../response/plain-text.ts";
+import { copyResponse } from "../response/copy-response.ts";
 import { isStreamed } from "../response/streamed.ts";
 import { onStreamEnd } from "../stream/on-stream-end.ts";
 import { startBackground } from "./tasks.ts";

@@ -6,8 +6,10 @@
  * it gets `null` and runs none of this code.
  */
 import type { Request } from "../http/request.ts";
+import { ContextSlot, contextOf } from "../http/request-context.ts";
+import { withHeader } from "../response/copy-response.ts";
 import { HttpError } from "../response/errors.ts";
-import { withHeader, withVisibleContentType } from "../response/plain-text.ts";
+import { withVisibleContentType } from "../response/plain-text.ts";
 import type { Dispatcher, RoutePlan } from "../serve/dispatch.ts";
 import { peekBody } from "../stream/peek-body.ts";
 import { httpDateSec, ifMatchHolds, noneMatchFails, weakEtag } from "./entity-tags.ts";
@@ -48,41 +50,45 @@ export function conditionalRoute(
   const cacheControl = options.cacheControl ?? null;
   const preconditions = options.preconditions ?? null;
   if (!usesConditional(options, appEtag, plan.method)) return null;
-  // Requests whose handler value was built in memory (only marked when the route has ETags).
-  const buffered = new WeakSet<globalThis.Request>();
+  // A const route's answer is made once, in memory; a Worker's reply was peeked there (src/workers/run-call.ts).
+  const always = shape.constant;
+  const peek = shape.offloaded && !shape.constant;
+  // Otherwise the handler marks the request's context when its value was built in memory.
+  const marks = etag && !always && !peek;
   const inner = plan.invoke ?? plan.handler;
   const invoke = (request: Request): unknown => {
-    if (preconditions !== null) return checkThenRun(request, preconditions, inner, etag ? buffered : null);
+    if (preconditions !== null) return checkThenRun(request, preconditions, inner, marks);
     const value = inner(request);
-    if (etag) markBuffered(request, value, buffered);
+    if (marks) markBuffered(request, value);
     return value;
   };
   if (plan.invoke !== undefined) plan.invoke = invoke;
   else plan.handler = invoke;
-  // A const route's answer is made once, in memory; a Worker's reply was peeked there (src/workers/run-call.ts).
-  const always = shape.constant;
-  const peek = shape.offloaded && !shape.constant;
   return {
     wrap(dispatcher) {
       return (raw, server, params, context) => {
-        const result = dispatcher(raw, server, params, context);
+        const own = marks ? contextOf(context) : context;
+        const result = dispatcher(raw, server, params, own);
         const finish = (response: globalThis.Response) =>
-          answer(raw, response, cacheControl, etag && (always || peek || buffered.has(raw)), peek);
+          answer(raw, response, cacheControl, etag && (always || peek || BUFFERED.get(own) === true), peek);
         return result instanceof Promise ? result.then(finish) : finish(result);
       };
     },
   };
 }
 
-function markBuffered(request: Request, value: unknown, buffered: WeakSet<globalThis.Request>): void {
+/** Requests whose handler value was built in memory (marked only on routes with ETags). */
+const BUFFERED = new ContextSlot<true>();
+
+function markBuffered(request: Request, value: unknown): void {
   if (value instanceof Promise) {
     value.then(
-      (settled) => markBuffered(request, settled, buffered),
+      (settled) => markBuffered(request, settled),
       () => {},
     );
     return;
   }
-  if (isInMemory(value)) buffered.add(request.raw);
+  if (isInMemory(value) && request.context !== null) BUFFERED.set(request.context, true);
 }
 
 /** What src/response/convert.ts turns into a body it holds in memory. */
@@ -106,12 +112,12 @@ async function checkThenRun(
   request: Request,
   preconditions: Preconditions,
   inner: (request: Request) => unknown,
-  buffered: WeakSet<globalThis.Request> | null,
+  marks: boolean,
 ): Promise<unknown> {
   const current = await preconditions(request);
   if (preconditionFailed(request.raw, current)) throw new HttpError(412, "Precondition Failed");
   const value = await inner(request);
-  if (buffered !== null && isInMemory(value)) buffered.add(request.raw);
+  if (marks && isInMemory(value) && request.context !== null) BUFFERED.set(request.context, true);
   return value;
 }
 

@@ -6,6 +6,8 @@
  * methods and routes where it is off get their dispatcher back untouched: no work per request.
  */
 import { type CorsPolicy, corsPolicyOf } from "../cors/index.ts";
+import type { Request } from "../http/request.ts";
+import { ContextSlot, contextOf } from "../http/request-context.ts";
 import { HttpError } from "../response/errors.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { RouteOptions } from "../router/route.ts";
@@ -29,13 +31,13 @@ export interface CrossOriginGuard {
   apply(dispatcher: Dispatcher, chain: readonly RouterBase[], route: CrossOriginRoute): Dispatcher;
 }
 
-/** Why a refused request was refused, by its raw request, until the refusal dispatcher throws it. */
-const reasons = new WeakMap<globalThis.Request, string>();
+/** Why a refused request was refused, in its context, until the refusal dispatcher throws it. */
+const REASON = new ContextSlot<string>();
 
-function throwRefusal(request: { raw: globalThis.Request }): never {
+function throwRefusal(request: Request): never {
   throw new HttpError(403, {
     title: "Cross-site request refused",
-    detail: reasons.get(request.raw) ?? "Cross-site request refused.",
+    detail: REASON.get(request.context) ?? "Cross-site request refused.",
   });
 }
 
@@ -75,11 +77,11 @@ export function planCrossOrigin(
       const guarded: Dispatcher = (raw, server, params, context) => {
         const refused = crossOriginRefusal(raw, trust);
         if (refused === null) return dispatcher(raw, server, params, context);
-        if (typeof refused === "string") return refuseWith(raw, server, params, refused);
+        if (typeof refused === "string") return refuseWith(raw, server, params, refused, context);
         return refused.then((reason) =>
           reason === null
             ? dispatcher(raw, server, params, context)
-            : refuseWith(raw, server, params, reason),
+            : refuseWith(raw, server, params, reason, context),
         );
       };
       const refuseWith = (
@@ -87,9 +89,11 @@ export function planCrossOrigin(
         server: Parameters<Dispatcher>[1],
         params: Parameters<Dispatcher>[2],
         reason: string,
+        context: Parameters<Dispatcher>[3],
       ) => {
-        reasons.set(raw, reason);
-        return refusal()(raw, server, params);
+        const own = contextOf(context);
+        REASON.set(own, reason);
+        return refusal()(raw, server, params, own);
       };
       // It reads Sec-Fetch-Site, Origin and Host only to refuse; an answer it lets through is the
       // route's, whose first look still finishes the Host check (src/serve/host-blind.ts).

@@ -23,23 +23,10 @@ import { parseCookies } from "./cookies.ts";
 import { Headers } from "./headers.ts";
 import { parseJson } from "./json.ts";
 import { QueryParams } from "./query-params.ts";
+import type { DispatchContext, TargetCheck } from "./request-context.ts";
 import { Url } from "./url.ts";
 
 const EMPTY = new Uint8Array(0);
-
-/** One part of the request-target check: a 400 message or `null`. */
-export type TargetCheck = (raw: globalThis.Request) => string | null;
-
-/**
- * What a host-blind route leaves of the request-target check until its handler first looks
- * (src/serve/host-blind.ts): the Host part runs on the first read of the URL or the headers, the
- * target part (a `#`) on the first read of the URL or the query. The query never shows the Host,
- * so reading it costs no header read.
- */
-export interface PendingCheck {
-  readonly host: TargetCheck | null;
-  readonly target: TargetCheck | null;
-}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -94,6 +81,8 @@ export class Request<
   private argsValue: A | null = null;
   private stateValue: Record<string, unknown> | null = null;
   private idValue: string | null = null;
+  /** @internal The request's context (src/http/request-context.ts): features keep their per-request data there. */
+  context: DispatchContext | null = null;
   /** @internal What of the request-target check is still to run (src/serve/host-blind.ts). */
   pendingHost: TargetCheck | null = null;
   /** @internal */ pendingTarget: TargetCheck | null = null;

@@ -29,7 +29,7 @@ export function withIpFilter(
   const filtered: Dispatcher = (raw, server, params, context) => {
     const address = clientAddressOf(raw, server);
     const bytes = address === null ? null : parseIp(address);
-    for (const filter of filters) if (!filter.admits(bytes)) return refuse(raw, server, params);
+    for (const filter of filters) if (!filter.admits(bytes)) return refuse(raw, server, params, context);
     return dispatcher(raw, server, params, context);
   };
   return !forwarded && isHostBlind(dispatcher) ? markHostBlind(filtered) : filtered;

@@ -1,4 +1,5 @@
 import { clientAddressOf } from "../http/client-address.ts";
+import type { DispatchContext } from "../http/request-context.ts";
 import { matchPath } from "../http/request-target.ts";
 import type { RouteInfo } from "../observability/route-info.ts";
 import { requestIdOf } from "../request-id/id.ts";
@@ -8,7 +9,7 @@ import { logger } from "./logger.ts";
 type WebResponse = globalThis.Response;
 
 /** The request's trace and span ids, when tracing is on (src/observability/server-span.ts). */
-export type TraceIdReader = (raw: globalThis.Request) => { traceId?: string; spanId?: string };
+export type TraceIdReader = (context: DispatchContext | undefined) => { traceId?: string; spanId?: string };
 
 /**
  * Wraps a dispatcher so that every request leaves one access-log line
@@ -26,7 +27,7 @@ export function withAccessLog(
     const started = performance.now();
     const log = (response: WebResponse): WebResponse => {
       const duration = performance.now() - started;
-      const ids = traceIds?.(raw);
+      const ids = traceIds?.(context);
       // The id the request-id layer gave it (or, with request ids off, one made now for this line).
       // An upgrade hands Bun no response (src/websocket/mount.ts reports it as `{ status: 101 }`).
       logger.accessLog(raw.method, matchPath(raw.url), response.status, duration, {

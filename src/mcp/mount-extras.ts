@@ -7,7 +7,7 @@
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import type { RouteRecord } from "../router/route.ts";
-import type { RouteTable } from "../serve/fallback.ts";
+import type { RouteTable } from "../serve/runtime.ts";
 import type { GateConfig, ToolAccess } from "./auth/gate.ts";
 import { metadataRoutes } from "./auth/metadata.ts";
 import { McpEndpoint } from "./endpoint.ts";

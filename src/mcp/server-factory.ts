@@ -237,7 +237,7 @@ export function createSessionServer(
         if (result.isError) fail("tool_error");
         return result;
       },
-      carrierOf(ctx)?.request.raw,
+      carrierOf(ctx)?.request.context,
     );
   });
 

@@ -4,6 +4,7 @@
  * dispatcher and mount through `PipelineConfig.tracing`; absent when tracing is off,
  * so a feature checks one field and does nothing else.
  */
+import type { DispatchContext } from "../http/request-context.ts";
 
 /** The spans of one WebSocket connection's messages (src/observability/websocket-trace.ts). */
 export interface WebSocketMessageTracer {
@@ -21,7 +22,11 @@ export interface WebSocketMessageTracer {
 
 export interface TracingHooks {
   /** A tracer for the connection the upgrade request `raw` (matched by `pattern`) opens. */
-  webSocket(pattern: string, raw: globalThis.Request): WebSocketMessageTracer;
+  webSocket(
+    pattern: string,
+    raw: globalThis.Request,
+    context: DispatchContext | null,
+  ): WebSocketMessageTracer;
   /**
    * Runs `fn` in a span named `name` (kind INTERNAL): MCP tool calls. Its parent is the server span
    * of `request` when given (the `/mcp` request that carried the call), else the active context.
@@ -31,7 +36,7 @@ export interface TracingHooks {
     name: string,
     attributes: Record<string, string | number | boolean>,
     fn: (fail: (errorType: string) => void) => Promise<T>,
-    request?: globalThis.Request,
+    request?: DispatchContext | null,
   ): Promise<T>;
   /**
    * Writes the active trace context (`traceparent`, `tracestate`, baggage) into `headers`: a request

@@ -8,6 +8,7 @@
  * imports neither `@opentelemetry/api` nor `prom-client`, and the build gets
  * no layer at all (the bench row "everything off").
  */
+import type { DispatchContext } from "../http/request-context.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { TracingHooks } from "./hooks.ts";
 import type { ResolvedMetricsOptions } from "./metrics-options.ts";
@@ -31,9 +32,11 @@ export interface Observability {
   /** Built-in routes to compile beside the app's (`GET /metrics`). */
   routes(taken: Set<string>): RouteRecord[];
   /** `trace_id`/`span_id` of a request, for log lines. */
-  readonly traceIds: ((raw: globalThis.Request) => { traceId?: string; spanId?: string }) | null;
+  readonly traceIds:
+    | ((context: DispatchContext | null | undefined) => { traceId?: string; spanId?: string })
+    | null;
   /** Records an error the pipeline answered on the request's span. */
-  readonly recordError: ((error: unknown, raw: globalThis.Request) => void) | null;
+  readonly recordError: ((error: unknown, context: DispatchContext | null) => void) | null;
   /** The active trace context as headers, for a call sent to a Worker. */
   readonly callContext: (() => Record<string, string> | undefined) | null;
   /** Spans features start themselves (WebSocket messages, MCP tool calls). */
@@ -81,7 +84,7 @@ export async function createObservability(config: ObservabilityConfig): Promise<
     recordError = spans.recordRequestError;
     callContext = workers.callContext;
     hooks = {
-      webSocket: (pattern, raw) => websockets.webSocketTracer(tracer, pattern, raw),
+      webSocket: (pattern, raw, context) => websockets.webSocketTracer(tracer, pattern, raw, context),
       inSpan: (name, attributes, fn, request) => spanHook(tracer, name, attributes, fn, request),
       inject: (headers) => {
         const carrier = workers.callContext();

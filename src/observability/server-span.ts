@@ -24,8 +24,8 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { Server } from "bun";
+import { ContextSlot, contextOf, type DispatchContext } from "../http/request-context.ts";
 import { requestIdOf } from "../request-id/id.ts";
-import type { DispatchContext } from "../serve/dispatch.ts";
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -52,17 +52,20 @@ interface SpanState {
   ended: boolean;
 }
 
-/** Spans of the requests being served, by Bun's request object (error logs and access lines look here). */
-const live = new WeakMap<globalThis.Request, SpanState>();
+/** The span of a request being served, in its context (error logs and access lines look here). */
+const LIVE = new ContextSlot<SpanState>();
 
 /** The request's recording span, if tracing is on and the request is sampled. */
-export function spanOf(raw: globalThis.Request): Span | undefined {
-  return live.get(raw)?.span;
+export function spanOf(context: DispatchContext | null | undefined): Span | undefined {
+  return LIVE.get(context)?.span;
 }
 
 /** `trace_id`/`span_id` of the request's span for log lines; empty when there is none. */
-export function traceIdsOf(raw: globalThis.Request): { traceId?: string; spanId?: string } {
-  const state = live.get(raw);
+export function traceIdsOf(context: DispatchContext | null | undefined): {
+  traceId?: string;
+  spanId?: string;
+} {
+  const state = LIVE.get(context);
   if (!state) return {};
   const { traceId, spanId } = state.span.spanContext();
   return { traceId, spanId };
@@ -72,8 +75,8 @@ export function traceIdsOf(raw: globalThis.Request): { traceId?: string; spanId?
  * An error the pipeline caught and answered (the default 500, the app's
  * exception handler): recorded on the request's span as an `exception` event.
  */
-export function recordRequestError(error: unknown, raw: globalThis.Request): void {
-  const state = live.get(raw);
+export function recordRequestError(error: unknown, context: DispatchContext | null): void {
+  const state = LIVE.get(context);
   if (!state || state.ended) return;
   if (error instanceof Error) state.span.recordException(error);
   else state.span.recordException(String(error));
@@ -169,7 +172,8 @@ export function traceDispatcher(
       return context.with(active, run, undefined, raw, server, params, dispatchContext);
     span.setAttributes(requestAttributes(raw, server, pattern));
     const state: SpanState = { span, ended: false };
-    live.set(raw, state);
+    const own = contextOf(dispatchContext);
+    LIVE.set(own, state);
     const signal = raw.signal;
     const onAbort = () => aborted(state);
     signal.addEventListener("abort", onAbort, { once: true });
@@ -179,7 +183,7 @@ export function traceDispatcher(
     };
     let result: globalThis.Response | Promise<globalThis.Response>;
     try {
-      result = context.with(active, run, undefined, raw, server, params, dispatchContext);
+      result = context.with(active, run, undefined, raw, server, params, own);
     } catch (error) {
       signal.removeEventListener("abort", onAbort);
       fail(state, error);

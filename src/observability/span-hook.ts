@@ -6,6 +6,7 @@
  * exception when it throws, or when it reports a failure it answers in-band.
  */
 import { context, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import type { DispatchContext } from "../http/request-context.ts";
 import { ATTR_ERROR_TYPE } from "./http-attributes.ts";
 import { spanOf } from "./server-span.ts";
 
@@ -14,9 +15,9 @@ export function spanHook<T>(
   name: string,
   attributes: Record<string, string | number | boolean>,
   fn: (fail: (errorType: string) => void) => Promise<T>,
-  request?: globalThis.Request,
+  request?: DispatchContext | null,
 ): Promise<T> {
-  const server = request ? spanOf(request) : undefined;
+  const server = spanOf(request);
   const parent = server ? trace.setSpan(context.active(), server) : context.active();
   return tracer.startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent, async (span) => {
     const fail = (errorType: string) => {

@@ -8,6 +8,7 @@
  * the connection ends (`webfw.websocket.unread` when the handler never took it).
  */
 import { type Context, context, type Span, SpanKind, type Tracer, trace } from "@opentelemetry/api";
+import type { DispatchContext } from "../http/request-context.ts";
 import type { WebSocketMessageTracer } from "./hooks.ts";
 import { ATTR_HTTP_ROUTE } from "./http-attributes.ts";
 import { incomingContext, spanOf } from "./server-span.ts";
@@ -16,9 +17,10 @@ export function webSocketTracer(
   tracer: Tracer,
   pattern: string,
   raw: globalThis.Request,
+  requestContext: DispatchContext | null,
 ): WebSocketMessageTracer {
-  // The upgrade's server span, still known by its request (the pipeline runs inside its context too).
-  const upgradeSpan = spanOf(raw);
+  // The upgrade's server span, in its request's context (the pipeline runs inside its trace context too).
+  const upgradeSpan = spanOf(requestContext);
   const parent: Context = upgradeSpan ? trace.setSpan(context.active(), upgradeSpan) : incomingContext(raw);
   const name = `WS message ${pattern}`;
   const pending: Span[] = [];

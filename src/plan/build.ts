@@ -13,6 +13,7 @@ import { conditionalRoute, usesConditional } from "../conditional/index.ts";
 import { responseContract } from "../contracts/enforce.ts";
 import { planCrossOrigin } from "../cross-origin/plan.ts";
 import { Request } from "../http/request.ts";
+import type { DispatchContext } from "../http/request-context.ts";
 import { planIpFilters } from "../ip-filter/plan.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
@@ -34,10 +35,10 @@ import {
   withHeaderRules,
 } from "../serve/dispatch.ts";
 import { type AnswerScope, errorDispatchers } from "../serve/error-dispatchers.ts";
-import { type RouteTable, Runtime } from "../serve/fallback.ts";
 import { fallbacksThroughPipeline } from "../serve/fallback-pipeline.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { type BunRoutes, constRoutes, nativeRoutes } from "../serve/native-routes.ts";
+import { type RouteTable, Runtime } from "../serve/runtime.ts";
 import { serverTimingOn, timeHandler, withServerTiming } from "../server-timing/index.ts";
 import { admitUploads } from "../uploads/admit.ts";
 import { UploadGate } from "../uploads/gate.ts";
@@ -131,12 +132,12 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
     excludedHeaderPaths: app.excludedHeaderPaths,
     globalDependencies: app.globalDependencies,
     exceptionHandler: app.exceptionHandler,
-    logError: (error, request) =>
+    logError: (error, raw, context) =>
       logger.error("unhandled error in handler", {
-        method: request.method,
-        url: request.url,
-        request_id: requestIdOf(request),
-        ...logTraceIds(observability, request),
+        method: raw.method,
+        url: raw.url,
+        request_id: requestIdOf(raw),
+        ...logTraceIds(observability, context),
         error,
       }),
     onError: observability.recordError ?? undefined,
@@ -363,9 +364,9 @@ function layers(
 /** `trace_id`/`span_id` fields of an error log line, when tracing is on. */
 function logTraceIds(
   observability: Observability,
-  raw: globalThis.Request,
+  context: DispatchContext | null,
 ): Record<string, string | undefined> {
-  const ids = observability.traceIds?.(raw);
+  const ids = observability.traceIds?.(context);
   return ids ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
 }
 

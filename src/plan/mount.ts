@@ -10,7 +10,7 @@ import type { Request } from "../http/request.ts";
 import type { RouteInfo } from "../observability/route-info.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { Dispatcher, PipelineConfig } from "../serve/dispatch.ts";
-import type { RouteTable } from "../serve/fallback.ts";
+import type { RouteTable } from "../serve/runtime.ts";
 import type { WorkerPool } from "../workers/pool.ts";
 import type { RouterTree } from "./tree.ts";
 

@@ -3,7 +3,9 @@
  * `errors: "problem"` half of the error contract (src/response/error-response.ts
  * has the plain-text half). Pure: logging a 500 is the caller's job.
  */
+
 import { ArgError } from "../args/t.ts";
+import type { DispatchContext } from "../http/request-context.ts";
 import { requestPath } from "../http/request-target.ts";
 import { defaultReason, HttpError, ValidationError } from "../response/errors.ts";
 import { type ProblemDetails, type ProblemIssue, pointerOf } from "./details.ts";
@@ -13,6 +15,8 @@ export interface ProblemSource {
   raw: globalThis.Request;
   pathParams: Record<string, string>;
   id: string;
+  /** The request's context (src/http/request-context.ts), when it has one. */
+  context?: DispatchContext | null;
 }
 
 const ABOUT_BLANK = "about:blank";

@@ -14,9 +14,10 @@ import type { AuthenticationHandler } from "../auth/handler.ts";
 import { clientAddressOf } from "../http/client-address.ts";
 import { addressGroup } from "../http/ip-address.ts";
 import { Request } from "../http/request.ts";
+import { ContextSlot, contextOf } from "../http/request-context.ts";
 import { requestIdOf } from "../request-id/id.ts";
+import { withHeader } from "../response/copy-response.ts";
 import { HttpError } from "../response/errors.ts";
-import { withHeader } from "../response/plain-text.ts";
 import type { DispatchContext, Dispatcher, Params } from "../serve/dispatch.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";
 import { limitHeaderOf, policyHeader, retryAfter } from "./headers.ts";
@@ -38,12 +39,12 @@ export interface RateLimitContext {
   label: string;
 }
 
-/** What a refused request gets, by its raw request, until the refusal dispatcher throws it. */
-const refusals = new WeakMap<globalThis.Request, unknown>();
+/** What a refused request gets, in its context, until the refusal dispatcher throws it. */
+const REFUSAL = new ContextSlot<unknown>();
 
 /** The handler of the refusal dispatcher. */
 export function throwRefusal(request: Request): never {
-  throw refusals.get(request.raw) ?? new HttpError(429);
+  throw REFUSAL.get(request.context) ?? new HttpError(429);
 }
 
 export function withRateLimit(
@@ -68,9 +69,11 @@ export function withRateLimit(
     server: Server<unknown> | null,
     params: Params,
     error: unknown,
+    dispatchContext: DispatchContext | undefined,
   ) => {
-    refusals.set(raw, error);
-    return context.refuse(raw, server, params);
+    const own = contextOf(dispatchContext);
+    REFUSAL.set(own, error);
+    return context.refuse(raw, server, params, own);
   };
 
   const decide = (
@@ -87,7 +90,7 @@ export function withRateLimit(
         { detail: `More than ${quota} requests in ${Math.ceil(windowMs / 1000)} s; retry in ${seconds} s.` },
         { "retry-after": seconds, "ratelimit-policy": policy, ratelimit: limitHeader(0, hit.resetMs) },
       );
-      return refuse(raw, server, params, error);
+      return refuse(raw, server, params, error, context);
     }
     const state = limitHeader(quota - hit.count, hit.resetMs);
     const result = dispatcher(raw, server, params, context);
@@ -114,7 +117,7 @@ export function withRateLimit(
     const refusal = new HttpError(503, "Service Unavailable: the rate limit cannot be checked", {
       "retry-after": "1",
     });
-    return refuse(raw, server, params, refusal);
+    return refuse(raw, server, params, refusal, context);
   };
 
   const count = (
@@ -174,7 +177,7 @@ export function withRateLimit(
       made = await keyOf(request);
     } catch (error) {
       // An HttpError from the key function is its answer; anything else is a 500 logged with the request id.
-      return refuse(raw, server, params, error);
+      return refuse(raw, server, params, error, context);
     }
     return count(raw, server, params, made, context);
   };

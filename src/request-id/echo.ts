@@ -4,7 +4,7 @@
  * files, WebSocket upgrades, /mcp) once at build time, and only when request
  * ids are on: an app without them runs none of this code.
  */
-import { withHeader } from "../response/plain-text.ts";
+import { withHeader } from "../response/copy-response.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
 import { assignRequestId, chooseRequestId } from "./id.ts";
 import type { ResolvedRequestIdOptions } from "./options.ts";

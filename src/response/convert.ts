@@ -4,7 +4,8 @@ import { iterableToStream } from "../stream/iterable-stream.ts";
 import { SseBody } from "../stream/sse.ts";
 import { Renderable } from "./bodies.ts";
 import { isClientData } from "./client-data.ts";
-import { copyResponse, plainTextResponse } from "./plain-text.ts";
+import { copyResponse } from "./copy-response.ts";
+import { plainTextResponse } from "./plain-text.ts";
 import { Response } from "./response.ts";
 import { streamedResponse } from "./streamed.ts";
 
@@ -21,34 +22,15 @@ const DICT_TYPES: Record<string, string> = {
 
 /**
  * Turns whatever a handler returned into the Web response Bun sends (docs/responses.md,
- * "Return values"). Cheapest cases first: this runs on every request.
+ * "Return values"): the route has no after-middleware.
  */
 export function toWebResponse(
   value: unknown,
   request: globalThis.Request,
 ): WebResponse | Promise<WebResponse> {
+  // Text first, ahead of the list: the most common value skips the branch on the form.
   if (typeof value === "string") return plainTextResponse(value);
-  if (value === undefined || value === null) return new globalThis.Response(null, { status: 204 });
-  if (typeof value !== "object") return jsonResponse(value, 200);
-  if (value instanceof globalThis.Response) return value;
-  if (value instanceof Response) return value.toWeb();
-  if (value instanceof Renderable) return value.render(request);
-  if (Array.isArray(value)) {
-    if (isStatusPair(value)) return withStatus(toWebResponse(value[0], request), value[1] as number);
-    return jsonResponse(value, 200);
-  }
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
-    return new globalThis.Response(value as Uint8Array<ArrayBuffer>, { headers: { "content-type": BINARY } });
-  }
-  if (value instanceof Blob) return blobResponse(value, request);
-  if (value instanceof ReadableStream)
-    return streamedResponse(value, { headers: { "content-type": BINARY } });
-  if (value instanceof SseBody) return value.toResponse(request.signal);
-  if (Symbol.asyncIterator in value || isGenerator(value)) {
-    return streamableResponse(value as AsyncIterable<unknown>, request);
-  }
-  if (isDictionaryResponse(value)) return dictionaryResponse(value);
-  return jsonResponse(value, 200);
+  return convert(value, request, false) as WebResponse | Promise<WebResponse>;
 }
 
 /**
@@ -62,31 +44,62 @@ export function toWebResponse(
  * response is `Response.toWeb()`, when the after-middlewares are done.
  */
 export function toWebfwResponse(value: unknown, request: globalThis.Request): Response | Promise<Response> {
+  // Text first, ahead of the list, as in `toWebResponse`.
   if (typeof value === "string") return new Response(200, { "content-type": TEXT_PLAIN }, value);
-  if (value === undefined || value === null) return new Response(204);
-  if (typeof value !== "object") return jsonWebfw(value, 200);
-  if (value instanceof Response) return value;
-  // Taken as given: not read, so it may stream.
-  if (value instanceof globalThis.Response) return Response.fromWebStream(value);
-  if (value instanceof Renderable) return renderableWebfw(value, request);
+  return convert(value, request, true) as Response | Promise<Response>;
+}
+
+/**
+ * The one conversion of a handler's value (docs/responses.md, "Return values"), to one of the two
+ * forms a route chose at start: the Web response Bun sends (`webfw` false), or the webfw
+ * `Response` its after-middlewares change. One list of cases, cheapest first: this runs on every
+ * request.
+ */
+function convert(
+  value: unknown,
+  request: globalThis.Request,
+  webfw: boolean,
+): WebResponse | Response | Promise<WebResponse | Response> {
+  if (typeof value === "string")
+    return webfw ? new Response(200, { "content-type": TEXT_PLAIN }, value) : plainTextResponse(value);
+  if (value === undefined || value === null)
+    return webfw ? new Response(204) : new globalThis.Response(null, { status: 204 });
+  if (typeof value !== "object") return webfw ? jsonWebfw(value, 200) : jsonResponse(value, 200);
+  // A Web response is taken as given: not read, so it may stream.
+  if (value instanceof globalThis.Response) return webfw ? Response.fromWebStream(value) : value;
+  if (value instanceof Response) return webfw ? value : value.toWeb();
+  if (value instanceof Renderable) return webfw ? renderableWebfw(value, request) : value.render(request);
   if (Array.isArray(value)) {
-    if (isStatusPair(value)) return withWebfwStatus(toWebfwResponse(value[0], request), value[1] as number);
-    return jsonWebfw(value, 200);
+    if (isStatusPair(value)) {
+      const status = value[1] as number;
+      return webfw
+        ? withWebfwStatus(toWebfwResponse(value[0], request), status)
+        : withStatus(toWebResponse(value[0], request), status);
+    }
+    return webfw ? jsonWebfw(value, 200) : jsonResponse(value, 200);
   }
   if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+    if (!webfw)
+      return new globalThis.Response(value as Uint8Array<ArrayBuffer>, {
+        headers: { "content-type": BINARY },
+      });
     const bytes = value instanceof Uint8Array ? value : new Uint8Array(value);
     return new Response(200, { "content-type": BINARY }, bytes);
   }
   if (value instanceof Blob || value instanceof SseBody) {
-    const web = toWebResponse(value, request);
+    const web = value instanceof Blob ? blobResponse(value, request) : value.toResponse(request.signal);
+    if (!webfw) return web;
     return web instanceof Promise ? web.then(Response.fromWebStream) : Response.fromWebStream(web);
   }
-  if (value instanceof ReadableStream) return streamWebfw(value as ReadableStream<Uint8Array>);
-  if (Symbol.asyncIterator in value || isGenerator(value)) {
-    return streamWebfw(iterableToStream(value as AsyncIterable<unknown>, request.signal));
+  if (value instanceof ReadableStream || Symbol.asyncIterator in value || isGenerator(value)) {
+    const stream =
+      value instanceof ReadableStream
+        ? (value as ReadableStream<Uint8Array>)
+        : iterableToStream(value as AsyncIterable<unknown>, request.signal);
+    return webfw ? streamWebfw(stream) : streamedResponse(stream, { headers: { "content-type": BINARY } });
   }
-  if (isDictionaryResponse(value)) return dictionaryWebfw(value);
-  return jsonWebfw(value, 200);
+  if (isDictionaryResponse(value)) return webfw ? dictionaryWebfw(value) : dictionaryWebfw(value).toWeb();
+  return webfw ? jsonWebfw(value, 200) : jsonResponse(value, 200);
 }
 
 function jsonWebfw(value: unknown, status: number): Response {
@@ -172,10 +185,6 @@ export function isDictionaryResponse(value: object): value is DictionaryResponse
   );
 }
 
-function dictionaryResponse(dict: DictionaryResponse): WebResponse {
-  return dictionaryWebfw(dict).toWeb();
-}
-
 function dictionaryWebfw(dict: DictionaryResponse): Response {
   const response = new Response(dict.statusCode, dict.headers ?? {}, dict.description);
   if (!response.headers.has("content-type")) {
@@ -199,12 +208,4 @@ function blobResponse(blob: Blob, request: globalThis.Request): WebResponse | Pr
   if (typeof name === "string" && name !== "")
     return fileResponse(name, request, { contentType: blob.type || undefined });
   return new globalThis.Response(blob);
-}
-
-/** Async generators stream: strings as UTF-8, bytes as is (see `iterableToStream`). */
-function streamableResponse(
-  source: AsyncIterable<unknown> | Iterable<unknown>,
-  request: globalThis.Request,
-): WebResponse {
-  return streamedResponse(iterableToStream(source, request.signal), { headers: { "content-type": BINARY } });
 }

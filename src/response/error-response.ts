@@ -1,5 +1,6 @@
 import { ArgError } from "../args/t.ts";
 import { JSON_UTF8, TEXT_PLAIN } from "../http/media-type.ts";
+import type { DispatchContext } from "../http/request-context.ts";
 import { PROBLEM_CONTENT_TYPE } from "../problem/details.ts";
 import { type ProblemSource, problemOf } from "../problem/from-error.ts";
 import { HttpError, ValidationError } from "./errors.ts";
@@ -19,7 +20,8 @@ export function textResponse(
   });
 }
 
-export type ErrorLogger = (error: unknown, request: globalThis.Request) => void;
+/** Logs an unexpected error: `raw` names the request, `context` its span (src/http/request-context.ts). */
+export type ErrorLogger = (error: unknown, raw: globalThis.Request, context: DispatchContext | null) => void;
 
 /** How built-in errors are written: plain text (the spec's default) or RFC 9457 problem details. */
 export type ErrorFormat = "text" | "problem";
@@ -46,7 +48,7 @@ export function defaultErrorAnswer(
   options: ErrorResponseOptions,
 ): Response {
   const expected = error instanceof HttpError || error instanceof ArgError;
-  if (!expected) options.log(error, request.raw);
+  if (!expected) options.log(error, request.raw, request.context ?? null);
   if (options.format === "problem") {
     const problem = problemOf(error, request, options.dev);
     const headers = error instanceof HttpError ? error.headers : {};

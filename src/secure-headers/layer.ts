@@ -5,7 +5,7 @@
  * Built only when the app or a route turns the option on (src/secure-headers/plan.ts).
  */
 import type { DispatcherWrap } from "../observability/route-info.ts";
-import { copyResponse } from "../response/plain-text.ts";
+import { copyResponse } from "../response/copy-response.ts";
 import type { RouteRecord } from "../router/route.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
 import { isHostBlind, markHostBlind } from "../serve/host-blind.ts";

@@ -13,11 +13,13 @@ import type { FormLimits } from "../body/forms.ts";
 import { isFormContentType } from "../body/forms.ts";
 import { type BodyLimits, readBody } from "../body/read-body.ts";
 import { isJsonMediaType, mediaType } from "../http/media-type.ts";
-import { type PendingCheck, Request } from "../http/request.ts";
+import { Request } from "../http/request.ts";
+import type { DispatchContext } from "../http/request-context.ts";
 import { matchPath } from "../http/request-target.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebfwResponse, toWebResponse } from "../response/convert.ts";
+import { copyResponse } from "../response/copy-response.ts";
 import {
   defaultErrorAnswer,
   defaultErrorResponse,
@@ -26,7 +28,6 @@ import {
   type ErrorResponseOptions,
 } from "../response/error-response.ts";
 import { HttpError, ValidationError } from "../response/errors.ts";
-import { copyResponse } from "../response/plain-text.ts";
 import { Response } from "../response/response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
@@ -45,15 +46,7 @@ export type Dispatcher = (
   context?: DispatchContext,
 ) => WebResponse | Promise<WebResponse>;
 
-/**
- * What the layers outside a route hand its dispatcher beside the request, instead of a WeakMap
- * keyed by Bun's request (two WeakMap operations cost ~200 ns, an object a few). Every layer
- * passes it on unchanged.
- */
-export interface DispatchContext {
-  /** What a host-blind route leaves of the request-target check to the handler's first look (src/serve/host-blind.ts). */
-  readonly pending?: PendingCheck;
-}
+export type { DispatchContext } from "../http/request-context.ts";
 
 /** Application-wide settings every dispatcher reads. */
 export interface PipelineConfig {
@@ -68,7 +61,7 @@ export interface PipelineConfig {
   exceptionHandler: ((error: unknown, request: Request) => unknown) | null;
   logError: ErrorLogger;
   /** Sees every error the pipeline answers but the expected 4xx (the request's span records it). */
-  onError?: (error: unknown, raw: globalThis.Request) => void;
+  onError?: (error: unknown, context: DispatchContext | null) => void;
   /** Spans features start themselves (WebSocket messages, MCP tool calls); absent when tracing is off. */
   tracing?: TracingHooks;
   dev: boolean;
@@ -142,7 +135,10 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
     context: DispatchContext | undefined,
   ): Request => {
     const request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
-    const pending = context?.pending;
+    if (context === undefined) return request;
+    // The request's context (src/http/request-context.ts): features keep their per-request data there.
+    request.context = context;
+    const pending = context.pending;
     if (pending !== undefined) {
       request.pendingHost = pending.host;
       request.pendingTarget = pending.target;
@@ -229,8 +225,9 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
   }
 
   // Something runs before the handler: never host-blind, so the request was checked whole already.
-  return async (raw, server, params) => {
+  return async (raw, server, params, context) => {
     let request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
+    if (context !== undefined) request.context = context;
     try {
       if (config.requestHeaders.length > 0) applyHeaderRules(request.headers.raw, config.requestHeaders);
       if (readsBody) {
@@ -244,8 +241,11 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
         let result = middleware(request);
         if (isThenable(result)) result = await result;
         if (result === undefined || result === null) continue;
-        if (result instanceof Request) request = result;
-        else if (result instanceof Response) return finish(result.toWeb(), raw);
+        if (result instanceof Request) {
+          // A middleware's new request keeps this request's context.
+          result.context ??= request.context;
+          request = result;
+        } else if (result instanceof Response) return finish(result.toWeb(), raw);
         else if (result instanceof globalThis.Response) return finish(result, raw);
         else throw new TypeError("a before-request middleware must return a Request, a Response or nothing");
       }
@@ -277,7 +277,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
   };
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     value instanceof Promise ||
     (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function")
@@ -380,7 +380,7 @@ async function errorResponse(
 ): Promise<WebResponse> {
   // A 404 or a 401 is an answer, not a failure: only unexpected errors and 5xx reach the span.
   if (config.onError && (!(error instanceof HttpError) || error.status >= 500))
-    config.onError(error, request.raw);
+    config.onError(error, request.context);
   // With no after-middleware the answer is made as a Web response directly; with some, as a webfw
   // Response they can change, converted once when they are done.
   const options = errorOptions(config);

@@ -9,11 +9,15 @@
  * the 404), then the before-middlewares run and may still refuse it.
  */
 
+import { ContextSlot, DispatchContext } from "../http/request-context.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import { builtInPlan, compileRoute, type Dispatcher, type PipelineConfig } from "./dispatch.ts";
-import type { FallbackHandler } from "./fallback.ts";
+import type { FallbackHandler } from "./runtime.ts";
 
 type WebResponse = globalThis.Response;
+
+/** The answer a fallback found, in the context of the request its dispatcher runs for. */
+const FOUND = new ContextSlot<WebResponse>();
 
 export function fallbacksThroughPipeline(
   fallbacks: readonly FallbackHandler[],
@@ -23,16 +27,15 @@ export function fallbacksThroughPipeline(
   wrap: (dispatcher: Dispatcher) => Dispatcher,
 ): FallbackHandler[] {
   if (fallbacks.length === 0) return [];
-  // The answer a fallback found, keyed by the raw request its dispatcher runs for.
-  const found = new WeakMap<globalThis.Request, WebResponse>();
-  const plan = builtInPlan("", "GET", (request) => found.get(request.raw) ?? null, before, after);
+  const plan = builtInPlan("", "GET", (request) => FOUND.get(request.context) ?? null, before, after);
   // Static answers are for GET and HEAD: there is no body to read.
   plan.rawBody = true;
   const dispatcher = wrap(compileRoute(plan, config));
   return fallbacks.map((fallback) => async (raw, server) => {
     const response = await fallback(raw, server);
     if (response === null) return null;
-    found.set(raw, response);
-    return dispatcher(raw, server, {});
+    const context = new DispatchContext();
+    FOUND.set(context, response);
+    return dispatcher(raw, server, {}, context);
   });
 }

@@ -3,9 +3,10 @@
  * Each entry is either a const route's static response (Bun answers without
  * any JavaScript) or a small function that reads the path params and calls
  * the route's compiled dispatcher (src/serve/dispatch.ts). Requests Bun's
- * table cannot answer safely go to the generic path (src/serve/fallback.ts).
+ * table cannot answer safely go to the generic path (src/serve/runtime.ts).
  */
 import type { Server } from "bun";
+import { DispatchContext } from "../http/request-context.ts";
 import {
   hostHeaderProblem,
   requestProblem,
@@ -15,9 +16,9 @@ import {
 import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import { patternParams } from "../router/route.ts";
-import type { DispatchContext, Dispatcher, Params } from "./dispatch.ts";
-import { decodeParams, type RouteTable } from "./fallback.ts";
+import type { Dispatcher, Params } from "./dispatch.ts";
 import { isHostBlind } from "./host-blind.ts";
+import { decodeParams, type RouteTable } from "./runtime.ts";
 
 type WebResponse = globalThis.Response;
 /** What Bun calls for one method of one route key. */
@@ -141,13 +142,13 @@ function nativeHandler(
 }
 
 /** What a host-blind route on a fixed path leaves to its handler's first look: all of the check. */
-const WHOLE_CHECK_PENDING: DispatchContext = Object.freeze({
-  pending: Object.freeze({ host: hostHeaderProblem, target: urlTargetProblem }),
-});
+const WHOLE_CHECK_PENDING = Object.freeze(
+  new DispatchContext(Object.freeze({ host: hostHeaderProblem, target: urlTargetProblem }), true),
+);
 /** What a host-blind route with params leaves: the second Host line the URL cannot show. */
-const HOST_LINES_PENDING: DispatchContext = Object.freeze({
-  pending: Object.freeze({ host: hostHeaderProblem, target: null }),
-});
+const HOST_LINES_PENDING = Object.freeze(
+  new DispatchContext(Object.freeze({ host: hostHeaderProblem, target: null }), true),
+);
 
 /** One native-table request: the request-target check, the params, then the route's dispatcher. */
 function dispatchNative(

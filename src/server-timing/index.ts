@@ -3,11 +3,12 @@
  * `total`, the `handler`'s own time, and the entries the application records with `timing()`
  * and `timed()` (those are spans too when tracing is on). Built only when `serverTiming` is on
  * for the build (src/plan/build.ts); otherwise no layer exists and `timing()`/`timed()` are a
- * WeakMap miss.
+ * context-slot miss.
  */
 import type { Request } from "../http/request.ts";
+import { ContextSlot, contextOf } from "../http/request-context.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
-import { withHeader } from "../response/plain-text.ts";
+import { withHeader } from "../response/copy-response.ts";
 import type { Dispatcher, RoutePlan } from "../serve/dispatch.ts";
 
 /** RFC 9110 token: a metric's name. */
@@ -33,7 +34,8 @@ class Timings {
   }
 }
 
-const perRequest = new WeakMap<globalThis.Request, Timings>();
+/** The request's timings, in its context (src/http/request-context.ts). */
+const TIMINGS = new ContextSlot<Timings>();
 
 /** Whether the build sends `Server-Timing`: `true` always, `"dev"` only in development builds. */
 export function serverTimingOn(setting: boolean | "dev", dev: boolean): boolean {
@@ -45,10 +47,11 @@ export function withServerTiming(dispatcher: Dispatcher, hooks: TracingHooks | n
   return (raw, server, params, context) => {
     const started = performance.now();
     const timings = new Timings(hooks);
-    perRequest.set(raw, timings);
+    const own = contextOf(context);
+    TIMINGS.set(own, timings);
     const finish = (response: globalThis.Response) =>
       withHeader(response, "server-timing", timings.header(performance.now() - started));
-    const result = dispatcher(raw, server, params, context);
+    const result = dispatcher(raw, server, params, own);
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
 }
@@ -57,7 +60,7 @@ export function withServerTiming(dispatcher: Dispatcher, hooks: TracingHooks | n
 export function timeHandler(plan: RoutePlan): void {
   const inner = plan.invoke ?? plan.handler;
   const timed = (request: Request): unknown => {
-    const timings = perRequest.get(request.raw);
+    const timings = TIMINGS.get(request.context);
     if (timings === undefined) return inner(request);
     const started = performance.now();
     const record = () => {
@@ -91,7 +94,7 @@ function checkedName(name: string, description: string | undefined): string | un
  * `serverTiming` is off for this app.
  */
 export function timing(request: Request, name: string, durationMs: number, description?: string): void {
-  const timings = perRequest.get(request.raw);
+  const timings = TIMINGS.get(request.context);
   if (timings === undefined) return;
   timings.entries.push({ name, dur: durationMs, desc: checkedName(name, description) });
 }
@@ -106,14 +109,14 @@ export async function timed<T>(
   fn: () => T | Promise<T>,
   description?: string,
 ): Promise<T> {
-  const timings = perRequest.get(request.raw);
+  const timings = TIMINGS.get(request.context);
   if (timings === undefined) return fn();
   const desc = checkedName(name, description);
   const started = performance.now();
   try {
     return timings.hooks === null
       ? await fn()
-      : await timings.hooks.inSpan(name, {}, async () => fn(), request.raw);
+      : await timings.hooks.inSpan(name, {}, async () => fn(), request.context);
   } finally {
     timings.entries.push({ name, dur: performance.now() - started, desc });
   }

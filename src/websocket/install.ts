@@ -7,7 +7,7 @@ import { planRoute } from "../plan/plan.ts";
 import type { RouterTree } from "../plan/tree.ts";
 import { patternParams } from "../router/route.ts";
 import { compileRoute, type Dispatcher, type PipelineConfig } from "../serve/dispatch.ts";
-import type { RouteTable } from "../serve/fallback.ts";
+import type { RouteTable } from "../serve/runtime.ts";
 import type { TopicHub } from "../topics/hub.ts";
 import type { ResolvedWebSocketOptions } from "./options.ts";
 import { isUpgradeRequest, WebSocketRuntime } from "./runtime.ts";

@@ -100,7 +100,7 @@ export class WebSocketRuntime implements Broadcaster {
       options: this.options,
       schemas: route.schemas,
     });
-    if (this.tracing) socket.tracer = this.tracing.webSocket(route.path, raw);
+    if (this.tracing) socket.tracer = this.tracing.webSocket(route.path, raw, request.context);
     const data: Connection = { socket, route };
     if (!server.upgrade(raw, { data })) throw new BadRequestError("invalid WebSocket handshake");
     this.server ??= server;

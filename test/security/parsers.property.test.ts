@@ -19,7 +19,7 @@ import { matchPath } from "../../src/http/request-target.ts";
 import { Url } from "../../src/http/url.ts";
 import { Webfw } from "../../src/index.ts";
 import { HttpError } from "../../src/response/errors.ts";
-import { decodeParams } from "../../src/serve/fallback.ts";
+import { decodeParams } from "../../src/serve/runtime.ts";
 import { safeSegments } from "../../src/static/safe-path.ts";
 import { buildMultipart } from "../body/multipart-builder.ts";
 

@@ -11,6 +11,7 @@
 import type { AuthenticationHandler } from "../../auth/handler.ts";
 import type { Identity } from "../../auth/identity.ts";
 import type { Request } from "../../http/request.ts";
+import { ContextSlot, contextOf } from "../../http/request-context.ts";
 import { HttpError } from "../../response/errors.ts";
 import { bearerChallenge } from "./challenge.ts";
 import type { ResolvedMcpAuth } from "./options.ts";
@@ -80,14 +81,16 @@ function forbidden(config: GateConfig, required: readonly string[], missing: str
   return refusal(403, FORBIDDEN, message, challenge);
 }
 
-const perRequest = new WeakMap<Request, Identities>();
+const IDENTITIES = new ContextSlot<Identities>();
 
 /** One cache per request, shared by `checkEndpoint` and `checkTools`: a token is validated once per handler. */
 function identitiesOf(request: Request): Identities {
-  let identities = perRequest.get(request);
+  const context = contextOf(request.context);
+  request.context = context;
+  let identities = IDENTITIES.get(context);
   if (identities === undefined) {
     identities = new Identities(request);
-    perRequest.set(request, identities);
+    IDENTITIES.set(context, identities);
   }
   return identities;
 }

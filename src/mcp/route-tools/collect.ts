@@ -8,7 +8,7 @@ import type { JsonSchema } from "../../args/json-schema.ts";
 import type { AuthenticationHandler } from "../../auth/handler.ts";
 import type { RouteRecord } from "../../router/route.ts";
 import type { RouterBase } from "../../router/router-base.ts";
-import type { RouteTable } from "../../serve/fallback.ts";
+import type { RouteTable } from "../../serve/runtime.ts";
 import type { McpUi, McpUiVisibility } from "../apps/options.ts";
 import type { ToolAccess } from "../auth/gate.ts";
 import { checkScopes } from "../auth/options.ts";

@@ -8,8 +8,8 @@ import type { Server } from "bun";
 import { matchPath, requestProblem } from "../http/request-target.ts";
 import { createMatcher } from "../match/index.ts";
 import type { PathMatcher, RouterEngine } from "../match/types.ts";
+import { copyResponse } from "../response/copy-response.ts";
 import { BadRequestError } from "../response/errors.ts";
-import { copyResponse } from "../response/plain-text.ts";
 import type { Dispatcher, Params } from "./dispatch.ts";
 import type { AnswerScope, ErrorDispatchers } from "./error-dispatchers.ts";
 
