@@ -2,7 +2,7 @@
  * Step 3 of a request (docs/architecture.md): the compiled dispatcher of one route and method.
  * `compileRoute` keeps only the steps the route needs; the handler's value is converted once
  * (src/response/convert.ts), errors likewise (`errorResponse`). Called by src/serve/native-routes.ts
- * (Bun's table) and src/serve/fallback.ts (everything else).
+ * (Bun's table) and src/serve/runtime.ts (everything else).
  */
 import type { Server } from "bun";
 import type { ArgSpec } from "../args/t.ts";
