@@ -81,7 +81,7 @@ describe("MemoryStore sweeps ended windows", () => {
 
   test("the sweep timer never keeps a process alive", async () => {
     const script = `
-      import { MemoryStore } from ${JSON.stringify(`${import.meta.dir}/../../src/index.ts`)};
+      import { MemoryStore } from ${JSON.stringify(`${import.meta.dir}/../../src/entries/rate-limit.ts`)};
       const store = new MemoryStore();
       store.hit("a", 3_600_000);
       store.hitSliding("b", 3_600_000, 10);
