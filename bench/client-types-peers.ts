@@ -15,25 +15,26 @@
  *
  *   bun bench/client-types-peers.ts [--sizes 50,200,500] [--repeat 1] [--keep]
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import ts from "typescript";
+import {
+  benchCompilerOptions,
+  buildDeclarations,
+  routeGroups as groups,
+  linkTypeModules,
+  median,
+  REPO,
+  type TscMeasure,
+  tscMeasure,
+  tscVersion,
+  writeWebfwApi,
+} from "./lib/typecheck-project.ts";
 
-const REPO = join(import.meta.dir, "..");
 const BENCH_MODULES = join(import.meta.dir, "node_modules");
-const TSC = join(REPO, "node_modules/typescript/bin/tsc");
-const PER_FILE = 20;
 
 const { values } = parseArgs({
   options: {
@@ -48,9 +49,6 @@ const sizes = values.sizes.split(",").map(Number);
 const repeat = Number(values.repeat);
 const FRAMEWORKS = ["webfw", "elysia", "hono"] as const;
 type Framework = (typeof FRAMEWORKS)[number];
-
-const groups = (size: number) =>
-  Array.from({ length: Math.ceil(size / PER_FILE) }, (_, f) => Math.min(PER_FILE, size - f * PER_FILE));
 
 // ------------------------------------------------------------------ webfw
 
@@ -82,31 +80,8 @@ function webfwCall(f: number, j: number): string {
 }
 
 function webfwProject(dir: string, size: number): void {
-  const files = groups(size);
-  files.forEach((count, f) => {
-    const routes = Array.from({ length: count }, (_, j) =>
-      webfwRoute(j).replace(/export const i/, `export const r${f}i`),
-    );
-    writeFileSync(
-      join(dir, `routes${f}.ts`),
-      `import { z } from "zod";\nimport { SubRouter, t } from "webfw";\nexport const router${f} = new SubRouter(import.meta.path, { prefix: "/r${f}" });\nconst router = router${f};\n${routes.join("\n")}\n`,
-    );
-  });
-  const lines = files.map(
-    (_, f) => `import { router${f} } from "./routes${f}.ts";\nexport * from "./routes${f}.ts";`,
-  );
-  const includes = files.map((_, f) => `app.includeRouter(router${f});`);
-  writeFileSync(
-    join(dir, "app.ts"),
-    `import { Webfw } from "webfw";\n${lines.join("\n")}\nexport const app = new Webfw(import.meta.path);\n${includes.join("\n")}\n`,
-  );
-  files.forEach((count, f) => {
-    const calls = Array.from({ length: count }, (_, j) => `  ${webfwCall(f, j)}`);
-    writeFileSync(
-      join(dir, `front${f}.ts`),
-      `import { client } from "webfw/client";\nimport type * as Api from "./app.ts";\nconst api = client<typeof Api>("http://localhost:8080");\nexport async function calls${f}(): Promise<number> {\n  let n = 0;\n${calls.join("\n")}\n  return n;\n}\n`,
-    );
-  });
+  const route = (f: number, j: number) => webfwRoute(j).replace(/export const i/, `export const r${f}i`);
+  writeWebfwApi(dir, size, { route, call: webfwCall }, true);
 }
 
 // ------------------------------------------------------------------ Elysia + Eden treaty
@@ -217,61 +192,23 @@ function honoProject(dir: string, size: number): void {
 
 // ------------------------------------------------------------------ projects and measures
 
-function compilerOptions(webfwTypes: string): Record<string, unknown> {
-  return {
-    target: "ESNext",
-    module: "Preserve",
-    moduleResolution: "bundler",
-    moduleDetection: "force",
-    lib: ["ESNext", "DOM", "DOM.Iterable"],
-    types: ["bun"],
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    allowImportingTsExtensions: true,
-    paths: {
-      webfw: [join(webfwTypes, "index.d.ts")],
-      "webfw/client": [join(webfwTypes, "client/index.d.ts")],
-    },
-  };
-}
-
 function project(root: string, framework: Framework, size: number, webfwTypes: string): string {
   const dir = join(root, `${framework}-${size}`);
-  mkdirSync(join(dir, "node_modules/@types"), { recursive: true });
-  for (const name of ["zod", "@types/bun", "@types/node", "bun-types", "undici-types"]) {
-    symlinkSync(join(REPO, "node_modules", name), join(dir, "node_modules", name), "dir");
-  }
-  for (const name of readdirSync(BENCH_MODULES).filter((n) => !n.startsWith("."))) {
-    symlinkSync(join(BENCH_MODULES, name), join(dir, "node_modules", name), "dir");
-  }
+  const peers = readdirSync(BENCH_MODULES).filter((n) => !n.startsWith("."));
+  linkTypeModules(
+    dir,
+    peers.map((name) => join(BENCH_MODULES, name)),
+  );
   ({ webfw: webfwProject, elysia: elysiaProject, hono: honoProject })[framework](dir, size);
   writeFileSync(
     join(dir, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: compilerOptions(webfwTypes), include: ["*.ts"] }, null, 2),
+    JSON.stringify({ compilerOptions: benchCompilerOptions(webfwTypes), include: ["*.ts"] }, null, 2),
   );
   return dir;
 }
 
-interface Measure {
-  checkSeconds: number;
-  instantiations: number;
-  memoryMb: number;
+interface Measure extends TscMeasure {
   recheckSeconds: number;
-}
-
-function tscRun(dir: string): Omit<Measure, "recheckSeconds"> {
-  const pin = Bun.which("taskset") ? ["taskset", "-c", "1"] : [];
-  const command = [...pin, process.execPath, TSC, "-p", dir, "--extendedDiagnostics"];
-  const result = spawnSync(command[0] as string, command.slice(1), { encoding: "utf8" });
-  const out = `${result.stdout}${result.stderr}`;
-  if (/error TS\d+/.test(out)) throw new Error(`tsc failed in ${dir}:\n${out.slice(0, 3000)}`);
-  const number = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+)`).exec(out)?.[1] ?? Number.NaN);
-  return {
-    checkSeconds: number("Check time"),
-    instantiations: number("Instantiations"),
-    memoryMb: number("Memory used") / 1024,
-  };
 }
 
 /**
@@ -330,7 +267,7 @@ function editorRecheck(dir: string): number {
 }
 
 function measure(dir: string): Measure {
-  const compiled = tscRun(dir);
+  const compiled = tscMeasure(dir);
   // In a child process, pinned like tsc, so that the service's memory and warm-up do not add up here.
   const pin = Bun.which("taskset") ? ["taskset", "-c", "1"] : [];
   const command = [...pin, process.execPath, import.meta.path, "--recheck", dir];
@@ -341,8 +278,6 @@ function measure(dir: string): Measure {
   return { ...compiled, recheckSeconds: seconds };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
 if (values.recheck) {
   console.log(`recheck ${editorRecheck(values.recheck).toFixed(3)}`);
   process.exit(0);
@@ -350,20 +285,13 @@ if (values.recheck) {
 
 const root = mkdtempSync(join(tmpdir(), "webfw-client-peers-"));
 const webfwTypes = join(root, "webfw-types");
-const built = spawnSync(
-  process.execPath,
-  [TSC, "-p", join(REPO, "tsconfig.types.json"), "--outDir", webfwTypes],
-  {
-    encoding: "utf8",
-  },
-);
-if (built.status !== 0) throw new Error(`declaration build failed:\n${built.stdout}${built.stderr}`);
+buildDeclarations(REPO, webfwTypes);
 
 const version = (name: string) =>
   (JSON.parse(readFileSync(join(BENCH_MODULES, name, "package.json"), "utf8")) as { version: string })
     .version;
 console.log(
-  `tsc ${execFileSync(process.execPath, [TSC, "--version"], { encoding: "utf8" }).trim()}; elysia ${version("elysia")} + @elysiajs/eden ${version("@elysiajs/eden")}; hono ${version("hono")}; ${repeat} run(s) each, medians`,
+  `tsc ${tscVersion()}; elysia ${version("elysia")} + @elysiajs/eden ${version("@elysiajs/eden")}; hono ${version("hono")}; ${repeat} run(s) each, medians`,
 );
 const rows: string[] = [];
 for (const size of sizes) {

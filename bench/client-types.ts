@@ -14,15 +14,22 @@
  * the variants; the table prints the median check time, its spread (min–max) and tsc's
  * "Memory used". `bun bench/client-types.ts [--sizes 20,200,1000] [--repeat 5] [--before 861178a]`
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-
-const REPO = join(import.meta.dir, "..");
-const TSC = join(REPO, "node_modules/typescript/bin/tsc");
-const ROUTES_PER_FILE = 20;
+import {
+  benchCompilerOptions,
+  buildDeclarations,
+  linkTypeModules,
+  median,
+  REPO,
+  type TscMeasure,
+  tscMeasure,
+  tscVersion,
+  writeWebfwApi,
+} from "./lib/typecheck-project.ts";
 
 const { values } = parseArgs({
   options: {
@@ -77,111 +84,15 @@ function call(f: number, j: number): string {
 }
 
 function generate(dir: string, size: number, webfwTypes: string, withClient: boolean): void {
-  mkdirSync(dir, { recursive: true });
-  mkdirSync(join(dir, "node_modules/@types"), { recursive: true });
-  for (const name of ["zod", "@types/bun", "@types/node", "bun-types", "undici-types"]) {
-    symlinkSync(join(REPO, "node_modules", name), join(dir, "node_modules", name), "dir");
-  }
-  const files = Math.ceil(size / ROUTES_PER_FILE);
-  const imports: string[] = [];
-  for (let f = 0; f < files; f++) {
-    const count = Math.min(ROUTES_PER_FILE, size - f * ROUTES_PER_FILE);
-    const body = [
-      `import { z } from "zod";`,
-      `import { SubRouter, t } from "webfw";`,
-      `export const router${f} = new SubRouter(import.meta.path, { prefix: "/r${f}" });`,
-      `const router = router${f};`,
-      ...Array.from({ length: count }, (_, j) => route(f, j)),
-    ];
-    writeFileSync(join(dir, `routes${f}.ts`), `${body.join("\n")}\n`);
-    imports.push(`import { router${f} } from "./routes${f}.ts";\nexport * from "./routes${f}.ts";`);
-  }
-  const includes = Array.from({ length: files }, (_, f) => `app.includeRouter(router${f});`);
-  writeFileSync(
-    join(dir, "app.ts"),
-    `import { Webfw } from "webfw";\n${imports.join("\n")}\nexport const app = new Webfw(import.meta.path);\n${includes.join("\n")}\n`,
-  );
-  const include = ["app.ts", "routes*.ts"];
-  if (withClient) {
-    // One front-end file per routes file (a function body of 1,000 calls is too large for
-    // TypeScript's control-flow analysis); every file makes its own client of the same type.
-    for (let f = 0; f < files; f++) {
-      const count = Math.min(ROUTES_PER_FILE, size - f * ROUTES_PER_FILE);
-      const calls = Array.from({ length: count }, (_, j) => `  ${call(f, j)}`);
-      writeFileSync(
-        join(dir, `front${f}.ts`),
-        `import { client } from "webfw/client";\nimport type * as Api from "./app.ts";\nconst api = client<typeof Api>("http://localhost:8080");\nexport async function calls${f}(): Promise<number> {\n  let n = 0;\n${calls.join("\n")}\n  return n;\n}\n`,
-      );
-    }
-    include.push("front*.ts");
-  }
-  const compilerOptions = {
-    target: "ESNext",
-    module: "Preserve",
-    moduleResolution: "bundler",
-    moduleDetection: "force",
-    lib: ["ESNext", "DOM", "DOM.Iterable"],
-    types: ["bun"],
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    allowImportingTsExtensions: true,
-    paths: {
-      webfw: [join(webfwTypes, "index.d.ts")],
-      "webfw/client": [join(webfwTypes, "client/index.d.ts")],
-    },
-  };
+  linkTypeModules(dir);
+  writeWebfwApi(dir, size, { route, call }, withClient);
+  const include = ["app.ts", "routes*.ts", ...(withClient ? ["front*.ts"] : [])];
+  const compilerOptions = benchCompilerOptions(webfwTypes);
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include }, null, 2));
 }
 
-interface Measure {
-  /** TypeScript's count of type instantiations: the machine-independent measure of the work. */
-  instantiations: number;
-  checkSeconds: number;
-  totalSeconds: number;
-  memoryMb: number;
-}
-
-function compile(dir: string): Measure {
-  const pin = Bun.which("taskset") ? ["taskset", "-c", "1"] : [];
-  const result = spawnSync(
-    pin[0] ?? process.execPath,
-    [...pin.slice(1), ...(pin.length ? [process.execPath] : []), TSC, "-p", dir, "--extendedDiagnostics"],
-    {
-      encoding: "utf8",
-    },
-  );
-  const out = `${result.stdout}${result.stderr}`;
-  if (/error TS\d+/.test(out)) throw new Error(`tsc failed in ${dir}:\n${out.slice(0, 3000)}`);
-  const number = (label: string) => Number(new RegExp(`${label}:\\s+([\\d.]+)`).exec(out)?.[1] ?? Number.NaN);
-  return {
-    instantiations: number("Instantiations"),
-    checkSeconds: number("Check time"),
-    totalSeconds: number("Total time"),
-    memoryMb: number("Memory used") / 1024,
-  };
-}
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
-
-/** webfw's declaration files, as a user's `tsc` sees the package (`npm run types`), built from `checkout`. */
-function declarations(checkout: string, outDir: string): string {
-  const result = spawnSync(
-    process.execPath,
-    [TSC, "-p", join(checkout, "tsconfig.types.json"), "--outDir", outDir],
-    {
-      encoding: "utf8",
-    },
-  );
-  if (result.status !== 0) throw new Error(`declaration build failed:\n${result.stdout}${result.stderr}`);
-  return outDir;
-}
-
 const root = mkdtempSync(join(tmpdir(), "webfw-client-types-"));
-const currentTypes = declarations(REPO, join(root, "types-current"));
+const currentTypes = buildDeclarations(REPO, join(root, "types-current"));
 let beforeTypes: string | null = null;
 if (values.before) {
   const checkout = join(root, "before");
@@ -203,13 +114,11 @@ if (values.before) {
   );
   execFileSync("tar", ["-x", "-C", checkout], { input: archive, maxBuffer: 1 << 30 });
   symlinkSync(join(REPO, "node_modules"), join(checkout, "node_modules"), "dir");
-  beforeTypes = declarations(checkout, join(root, "types-before"));
+  beforeTypes = buildDeclarations(checkout, join(root, "types-before"));
 }
 const variants = ["app", "client", ...(beforeTypes ? ["before"] : [])];
 const rows: string[] = [];
-console.log(
-  `tsc ${execFileSync(process.execPath, [TSC, "--version"], { encoding: "utf8" }).trim()}, ${repeat} runs each, medians`,
-);
+console.log(`tsc ${tscVersion()}, ${repeat} runs each, medians`);
 for (const size of sizes) {
   const dirs: Record<string, string> = {};
   for (const variant of variants) {
@@ -217,14 +126,14 @@ for (const size of sizes) {
     const types = variant === "before" ? (beforeTypes as string) : currentTypes;
     generate(dirs[variant], size, types, variant === "client");
   }
-  const samples: Record<string, Measure[]> = Object.fromEntries(variants.map((v) => [v, []]));
+  const samples: Record<string, TscMeasure[]> = Object.fromEntries(variants.map((v) => [v, []]));
   for (let i = 0; i < repeat; i++) {
     // Alternate, rotating the order each repeat, so drift on the shared machine hits every variant alike.
     const order = variants.map((_, k) => variants[(k + i) % variants.length] as string);
-    for (const variant of order) samples[variant]?.push(compile(dirs[variant] as string));
+    for (const variant of order) samples[variant]?.push(tscMeasure(dirs[variant] as string));
   }
   const summary = (variant: string) => {
-    const list = samples[variant] as Measure[];
+    const list = samples[variant] as TscMeasure[];
     const totals = list.map((m) => m.totalSeconds);
     return {
       total: median(totals),

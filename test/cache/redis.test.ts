@@ -11,9 +11,8 @@ import type { Subprocess } from "bun";
 import { MemoryCacheStore, RedisCacheStore } from "../../src/entries/cache.ts";
 import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
-import { freePort } from "../cli/helpers.ts";
 import { launchProgram, type Program } from "../faults/spawn.ts";
-import { spawnRedis, untilRedisAnswers } from "../helpers/redis.ts";
+import { startRedis } from "../helpers/redis.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 import { rawGet, rawPost } from "../security/raw-client.ts";
 
@@ -26,10 +25,9 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
   const programs: Program[] = [];
 
   beforeAll(async () => {
-    const port = freePort();
-    redisUrl = `redis://127.0.0.1:${port}`;
-    redis = spawnRedis(port);
-    await untilRedisAnswers(redisUrl);
+    const started = await startRedis();
+    redis = started.process;
+    redisUrl = started.url;
   }, 30_000);
   afterAll(async () => {
     for (const server of servers) await server.stop(true);

@@ -27,9 +27,13 @@ export async function untilRedisAnswers(url: string): Promise<void> {
   }
 }
 
-/** A redis-server on a free port, answering: its process (kill it in afterAll) and its URL. */
-export async function startRedis(): Promise<{ process: Subprocess; port: number; url: string }> {
-  const port = freePort();
+/**
+ * A redis-server answering on `port` (default: a free one): its process (kill it in afterAll)
+ * and its URL. Pass the port of one that was killed to bring "the same Redis" back.
+ */
+export async function startRedis(
+  port = freePort(),
+): Promise<{ process: Subprocess; port: number; url: string }> {
   const url = `redis://127.0.0.1:${port}`;
   const process = spawnRedis(port);
   await untilRedisAnswers(url);

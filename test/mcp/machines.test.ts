@@ -20,7 +20,7 @@ import {
 import { RedisClient, type Subprocess } from "bun";
 import { launchProgram, type Program, waitFor } from "../faults/spawn.ts";
 import { balancingFetch, roundRobinFetch } from "../helpers/balancer.ts";
-import { spawnRedis, startRedis, untilRedisAnswers } from "../helpers/redis.ts";
+import { startRedis } from "../helpers/redis.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 
 const APP = join(import.meta.dir, "../../examples/mcp-cluster.ts");
@@ -497,8 +497,7 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "MCP sess
     const local = await call(a.url, session, 3, "pid");
     expect(local.status).toBe(200);
     // Redis back on the same port: both machines reconnect and the relay works again.
-    redis = spawnRedis(Number(new URL(redisUrl).port));
-    await untilRedisAnswers(redisUrl);
+    redis = (await startRedis(Number(new URL(redisUrl).port))).process;
     await waitFor(
       async () => ((await call(b.url, session, 4, "pid")).status === 200 ? true : undefined),
       20_000,

@@ -10,9 +10,8 @@ import { RedisClient, type Subprocess } from "bun";
 import { RedisStore } from "../../src/entries/rate-limit.ts";
 import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
-import { freePort } from "../cli/helpers.ts";
 import { launchProgram, type Program } from "../faults/spawn.ts";
-import { spawnRedis, untilRedisAnswers } from "../helpers/redis.ts";
+import { startRedis } from "../helpers/redis.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 import { rawGet } from "../security/raw-client.ts";
 
@@ -26,10 +25,10 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "rate lim
   const programs: Program[] = [];
 
   beforeAll(async () => {
-    redisPort = freePort();
-    redisUrl = `redis://127.0.0.1:${redisPort}`;
-    redis = spawnRedis(redisPort);
-    await untilRedisAnswers(redisUrl);
+    const started = await startRedis();
+    redis = started.process;
+    redisPort = started.port;
+    redisUrl = started.url;
   }, 30_000);
   afterAll(async () => {
     for (const server of servers) await server.stop(true);
@@ -129,8 +128,7 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "rate lim
       lines.some((line) => line.includes("level=WARNING") && line.includes("rate limit store failed")),
     ).toBe(true);
 
-    redis = spawnRedis(redisPort);
-    await untilRedisAnswers(redisUrl);
+    redis = (await startRedis(redisPort)).process;
     // A failed connection is retried after a second; then counting starts again (Redis lost the old counts).
     await Bun.sleep(1_100);
     const back = await fetch(`${server.url}/`);
