@@ -8,53 +8,27 @@ import { afterEach, describe, expect, test } from "bun:test";
 import * as v2 from "@modelcontextprotocol/client";
 import { t, Webfw } from "../../src/index.ts";
 import type { ServerHandle } from "../../src/launch/server.ts";
-
-const VERSION = "2025-11-25";
+import {
+  callTool,
+  initializeMessage,
+  type McpHeaders,
+  mcpPost,
+  openSession,
+  PROTOCOL_VERSION,
+} from "./helpers/raw-session.ts";
 
 interface Json {
   [key: string]: unknown;
 }
 
-function rpc(url: string, body: Json, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", ...body }),
-  });
-}
-
-/** `initialize` then `notifications/initialized`: the session's headers. */
-async function openSession(url: string): Promise<Record<string, string>> {
-  const init = await rpc(url, {
-    id: 0,
-    method: "initialize",
-    params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  });
-  expect(init.status).toBe(200);
-  await init.body?.cancel();
-  const session = init.headers.get("mcp-session-id");
-  expect(session).not.toBeNull();
-  const headers = { "mcp-session-id": session ?? "", "mcp-protocol-version": VERSION };
-  const ready = await rpc(url, { method: "notifications/initialized" }, headers);
-  expect(ready.status).toBe(202);
-  return headers;
-}
-
-async function callTool(url: string, name: string, args: Json, headers: Record<string, string>) {
-  const response = await rpc(
-    url,
-    { id: 1, method: "tools/call", params: { name, arguments: args } },
-    headers,
-  );
+/** A tool's answer: its status and its JSON-RPC body. */
+async function called(url: string, name: string, args: Json, headers: McpHeaders) {
+  const response = await callTool(url, headers, name, args);
   return { status: response.status, body: (await response.json()) as Json };
 }
 
-async function toolNames(url: string, headers: Record<string, string>): Promise<string[]> {
-  const response = await rpc(url, { id: 2, method: "tools/list" }, headers);
+async function toolNames(url: string, headers: McpHeaders): Promise<string[]> {
+  const response = await mcpPost(url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, headers);
   const body = (await response.json()) as { result: { tools: { name: string }[] } };
   return body.result.tools.map((tool) => tool.name);
 }
@@ -89,18 +63,18 @@ describe("two builds of one app", () => {
     const one = await start(app);
     const two = await start(app);
     const session = await openSession(one.url);
-    expect((await callTool(one.url, "add", { a: 2, b: 40 }, session)).body).toMatchObject({
+    expect((await called(one.url, "add", { a: 2, b: 40 }, session)).body).toMatchObject({
       result: { content: [{ type: "text", text: "42" }] },
     });
     // The other build never heard of it: 404, as for any unknown session.
-    const elsewhere = await callTool(two.url, "add", { a: 1, b: 1 }, session);
+    const elsewhere = await called(two.url, "add", { a: 1, b: 1 }, session);
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.body).toMatchObject({ error: { code: -32001 } });
     // Each build lists the app's tools and its own route tool, once.
     const other = await openSession(two.url);
     expect(await toolNames(one.url, session)).toEqual(["add", "get_notes_by_id"]);
     expect(await toolNames(two.url, other)).toEqual(["add", "get_notes_by_id"]);
-    const note = await callTool(two.url, "get_notes_by_id", { id: 7 }, other);
+    const note = await called(two.url, "get_notes_by_id", { id: 7 }, other);
     expect(note.body).toMatchObject({ result: { structuredContent: { id: 7 } } });
     // The route tools live on the builds' endpoints, not on app.mcp.
     expect([...app.mcp.registry.tools.keys()]).toEqual(["add"]);
@@ -112,23 +86,14 @@ describe("two builds of one app", () => {
     const init = await app.request("/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: {
-          protocolVersion: VERSION,
-          capabilities: {},
-          clientInfo: { name: "in-process", version: "1" },
-        },
-      }),
+      body: JSON.stringify(initializeMessage(0, "in-process")),
     });
     expect(init.status).toBe(200);
     await init.body?.cancel();
     const session = init.headers.get("mcp-session-id") ?? "";
     expect(session).not.toBe("");
-    const headers = { "mcp-session-id": session, "mcp-protocol-version": VERSION };
-    expect((await callTool(served.url, "add", { a: 1, b: 2 }, headers)).status).toBe(404);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": PROTOCOL_VERSION };
+    expect((await called(served.url, "add", { a: 1, b: 2 }, headers)).status).toBe(404);
     const inProcess = await app.request("/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", ...headers },
@@ -159,14 +124,14 @@ describe("two builds of one app", () => {
     servers.splice(servers.indexOf(one.server), 1);
     await expect(fetch(one.url, { method: "POST" })).rejects.toThrow();
     expect(await Promise.race([ended, Bun.sleep(300).then(() => "open")])).toBe("open");
-    expect((await callTool(two.url, "add", { a: 20, b: 22 }, onTwo)).body).toMatchObject({
+    expect((await called(two.url, "add", { a: 20, b: 22 }, onTwo)).body).toMatchObject({
       result: { content: [{ text: "42" }] },
     });
-    expect((await callTool(two.url, "get_notes_by_id", { id: 3 }, onTwo)).body).toMatchObject({
+    expect((await called(two.url, "get_notes_by_id", { id: 3 }, onTwo)).body).toMatchObject({
       result: { structuredContent: { id: 3 } },
     });
     // The stopped build's session is not known to the survivor either.
-    expect((await callTool(two.url, "add", { a: 1, b: 1 }, onOne)).status).toBe(404);
+    expect((await called(two.url, "add", { a: 1, b: 1 }, onOne)).status).toBe(404);
     await reader.cancel();
   });
 
@@ -178,11 +143,7 @@ describe("two builds of one app", () => {
     // The first build keeps the options it was built with: sessions.
     await openSession(stateful.url);
     // The second was built stateless: an initialize opens no session.
-    const init = await rpc(stateless.url, {
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
+    const init = await mcpPost(stateless.url, initializeMessage());
     expect(init.status).toBe(200);
     expect(init.headers.get("mcp-session-id")).toBeNull();
     await init.body?.cancel();

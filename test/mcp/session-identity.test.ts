@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Request } from "../../src/index.ts";
 import { AuthenticationHandler, Identity, t, Webfw } from "../../src/index.ts";
 import type { ServerHandle } from "../../src/launch/server.ts";
-
-const VERSION = "2025-11-25";
+import { callTool, type McpHeaders, openSession } from "./helpers/raw-session.ts";
 
 /** Tokens and their claims: two tokens of alice (a refresh changes `exp`), one of bob. */
 const TOKENS: Record<string, Record<string, unknown>> = {
@@ -52,43 +51,10 @@ function as(token: string | null): Record<string, string> {
   return token === null ? {} : { authorization: `Bearer ${token}` };
 }
 
-function post(body: unknown, headers: Record<string, string>) {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-}
+const open = (token: string | null) => openSession(url, as(token));
 
-async function open(token: string | null): Promise<Record<string, string>> {
-  const init = await post(
-    {
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    },
-    as(token),
-  );
-  expect(init.status).toBe(200);
-  await init.body?.cancel();
-  return { "mcp-session-id": init.headers.get("mcp-session-id") ?? "", "mcp-protocol-version": VERSION };
-}
-
-const call = (session: Record<string, string>, token: string | null, id = 1, ms = 0) =>
-  post(
-    {
-      jsonrpc: "2.0",
-      id,
-      method: "tools/call",
-      params: { name: "slow", arguments: { ms }, _meta: { progressToken: id } },
-    },
-    { ...session, ...as(token) },
-  );
+const call = (session: McpHeaders, token: string | null, id = 1, ms = 0) =>
+  callTool(url, { ...session, ...as(token) }, "slow", { ms }, { id, meta: { progressToken: id } });
 
 /** The `id:` of the first SSE event with data (the progress notification) of an answer. */
 async function firstEventId(response: Response): Promise<string> {

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { t, Webfw } from "../../src/index.ts";
 import type { ServerHandle } from "../../src/launch/server.ts";
+import { initializeMessage, type McpHeaders, mcpPost, openSession } from "./helpers/raw-session.ts";
 
-const VERSION = "2025-11-25";
 let server: ServerHandle;
 let url: string;
 const app = new Webfw(import.meta.path);
@@ -45,36 +45,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-function post(body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-    signal,
-  });
-}
-
-async function open(): Promise<Record<string, string>> {
-  const init = await post({
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  });
-  expect(init.status).toBe(200);
-  await init.body?.cancel();
-  const headers = {
-    "mcp-session-id": init.headers.get("mcp-session-id") ?? "",
-    "mcp-protocol-version": VERSION,
-  };
-  const ready = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
-  expect(ready.status).toBe(202);
-  return headers;
-}
+const post = (body: unknown, headers: McpHeaders = {}, signal?: AbortSignal) =>
+  mcpPost(url, body, headers, signal);
+const open = () => openSession(url);
 
 interface SseEvent {
   id?: string;
@@ -206,15 +179,7 @@ describe("Streamable HTTP sessions", () => {
 
   test("a second initialize on a session is refused; a malformed one opens nothing", async () => {
     const headers = await open();
-    const again = await post(
-      {
-        jsonrpc: "2.0",
-        id: 9,
-        method: "initialize",
-        params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-      },
-      headers,
-    );
+    const again = await post(initializeMessage(9), headers);
     expect(again.status).toBe(400);
     await again.body?.cancel();
     const malformed = await post({
@@ -235,31 +200,18 @@ describe("Streamable HTTP sessions", () => {
     capped.mcp.tool(() => "x", { name: "x" });
     const handle = await capped.start({ port: 0, host: "127.0.0.1", handleSignals: false });
     try {
-      const init = () =>
-        fetch(`http://127.0.0.1:${handle.port}/mcp`, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 0,
-            method: "initialize",
-            params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-          }),
-        });
+      const cappedUrl = `http://127.0.0.1:${handle.port}/mcp`;
+      const init = () => mcpPost(cappedUrl, initializeMessage());
       const first = await init();
       expect(first.status).toBe(200);
       await first.body?.cancel();
       // Used (a request after initialize): a never-used session would make room instead
       // (test/mcp/session-bounds.test.ts).
-      const listed = await fetch(`http://127.0.0.1:${handle.port}/mcp`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-session-id": first.headers.get("mcp-session-id") ?? "",
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-      });
+      const listed = await mcpPost(
+        cappedUrl,
+        { jsonrpc: "2.0", id: 1, method: "tools/list" },
+        { "mcp-session-id": first.headers.get("mcp-session-id") ?? "" },
+      );
       expect(listed.status).toBe(200);
       await listed.body?.cancel();
       const second = await init();
