@@ -5,43 +5,21 @@
  * refresh of a stale entry between them, invalidations reaching every process (shared entries, and
  * per-process memory stores told over pub/sub), and Redis going away (answers go on uncached).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { MemoryCacheStore, RedisCacheStore } from "../../src/entries/cache.ts";
 import { type ServerHandle, Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
-import { launchProgram, type Program } from "../faults/spawn.ts";
-import { startRedis } from "../helpers/redis.ts";
+import { launchProgram } from "../faults/spawn.ts";
+import { redisSuite } from "../helpers/redis.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 import { rawGet, rawPost } from "../security/raw-client.ts";
 
 const EXAMPLE = join(import.meta.dir, "../../examples/caching.ts");
 
 describeWithProgram("redis-server", "apt-get install -y redis-server", "response cache in Redis", () => {
-  let redisUrl = "";
-  let redis: Subprocess | null = null;
-  const servers: ServerHandle[] = [];
-  const programs: Program[] = [];
-
-  beforeAll(async () => {
-    const started = await startRedis();
-    redis = started.process;
-    redisUrl = started.url;
-  }, 30_000);
-  afterAll(async () => {
-    for (const server of servers) await server.stop(true);
-    for (const program of programs) await program.stop();
-    redis?.kill();
-    await redis?.exited;
-    logger.setSink(stderrSink);
-  });
-
-  async function serve(app: Webfw): Promise<ServerHandle> {
-    const server = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
-    servers.push(server);
-    return server;
-  }
+  const redis = redisSuite();
+  afterAll(() => logger.setSink(stderrSink));
 
   /** Two apps ("machines") with their own store objects on one Redis, the same route on each. */
   async function twoMachines(
@@ -51,9 +29,11 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
   ): Promise<[ServerHandle, ServerHandle]> {
     const made: ServerHandle[] = [];
     for (let i = 0; i < 2; i++) {
-      const app = new Webfw(import.meta.path, { cacheStore: new RedisCacheStore({ url: redisUrl, prefix }) });
+      const app = new Webfw(import.meta.path, {
+        cacheStore: new RedisCacheStore({ url: redis.url, prefix }),
+      });
       app.get("/shared", handler, { cacheResponses });
-      made.push(await serve(app));
+      made.push(await redis.serve(app));
     }
     return made as [ServerHandle, ServerHandle];
   }
@@ -110,10 +90,10 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
     let runs = 0;
     for (let i = 0; i < 2; i++) {
       const app = new Webfw(import.meta.path, { cacheStore: new MemoryCacheStore() });
-      app.configureBroadcast({ redisUrl });
+      app.configureBroadcast({ redisUrl: redis.url });
       app.get("/item", () => ({ run: ++runs }), { cacheResponses: { ttl: 60_000, tags: ["items"] } });
       apps.push(app);
-      urls.push((await serve(app)).url);
+      urls.push((await redis.serve(app)).url);
     }
     // Subscriptions are made at start, in the background.
     await Bun.sleep(300);
@@ -129,11 +109,11 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
   }, 30_000);
 
   test("examples/caching.ts: --processes 2 and a second machine, one computation, invalidations everywhere", async () => {
-    const env = { REDIS_URL: redisUrl, REPORT_MS: "500" };
+    const env = { REDIS_URL: redis.url, REPORT_MS: "500" };
     const first = await launchProgram(EXAMPLE, ["--processes", "2"], { env, listening: 2 });
-    programs.push(first);
+    redis.keep(first);
     const second = await launchProgram(EXAMPLE, [], { env });
-    programs.push(second);
+    redis.keep(second);
     // Each request on its own connection: the kernel spreads the first machine's over both processes.
     const replies = await Promise.all(
       Array.from({ length: 100 }, (_, i) => rawGet(i % 2 === 0 ? first.port : second.port, "/report")),
@@ -184,13 +164,13 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
   test("the same store serves an app started again after stop (its connection is made anew)", async () => {
     let runs = 0;
     const app = new Webfw(import.meta.path, {
-      cacheStore: new RedisCacheStore({ url: redisUrl, prefix: `restart:${crypto.randomUUID()}:` }),
+      cacheStore: new RedisCacheStore({ url: redis.url, prefix: `restart:${crypto.randomUUID()}:` }),
     });
     app.get("/r", () => `run ${++runs}`, { cacheResponses: { ttl: 60_000 } });
     const first = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
     expect(await (await fetch(`${first.url}/r`)).text()).toBe("run 1");
     await first.stop(true);
-    const second = await serve(app);
+    const second = await redis.serve(app);
     const again = await fetch(`${second.url}/r`);
     expect(await again.text()).toBe("run 1");
     expect(again.headers.get("cache-status")).toStartWith("webfw; hit");
@@ -204,17 +184,16 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "response
     let runs = 0;
     const app = new Webfw(import.meta.path, {
       cacheStore: new RedisCacheStore({
-        url: redisUrl,
+        url: redis.url,
         prefix: `gone:${crypto.randomUUID()}:`,
         timeoutMs: 300,
       }),
     });
     app.get("/r", () => `run ${++runs}`, { cacheResponses: { ttl: 60_000 } });
-    const server = await serve(app);
+    const server = await redis.serve(app);
     await fetch(`${server.url}/r`);
     expect((await fetch(`${server.url}/r`)).headers.get("cache-status")).toStartWith("webfw; hit");
-    redis?.kill("SIGKILL");
-    await redis?.exited;
+    await redis.kill();
     for (let i = 0; i < 3; i++) {
       const response = await fetch(`${server.url}/r`);
       expect(response.status).toBe(200);

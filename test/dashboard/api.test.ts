@@ -4,7 +4,8 @@
  * log lines, MCP tool calls show their spans, routes show what runs around them, bad queries get 400.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type DevServer, eventually, startDev } from "./helpers.ts";
+import { waitFor } from "../cli/helpers.ts";
+import { type DevServer, startDev } from "./helpers.ts";
 
 type Json = Record<string, unknown>;
 let dev: DevServer;
@@ -37,7 +38,7 @@ describe("the dashboard of `webfw examples/showcase.ts --dev`", () => {
     const curl = Bun.spawnSync(["curl", "-s", "-H", `x-request-id: ${id}`, `${dev.url}/hello/ada`]);
     expect(curl.stdout.toString()).toBe("Hello, ada!");
     const started = performance.now();
-    const listed = await eventually(
+    const listed = await waitFor(
       async () => ((await api("requests?limit=50")) as unknown as Json[]).find((r) => r.id === id),
       1000,
       "the curl request in the list",
@@ -107,7 +108,7 @@ describe("the dashboard of `webfw examples/showcase.ts --dev`", () => {
     expect(await call.text()).toContain("from MCP");
     const todos = (await (await fetch(`${dev.url}/todos`)).json()) as { title: string }[];
     expect(todos.map((todo) => todo.title)).toContain("from MCP");
-    const detail = await eventually(
+    const detail = await waitFor(
       async () => {
         const found = await fetch(`${dev.url}/_webfw/api/requests/${id}`);
         return found.status === 200 ? ((await found.json()) as Json) : undefined;
@@ -152,7 +153,7 @@ describe("the dashboard of `webfw examples/showcase.ts --dev`", () => {
       ws.onerror = reject;
     });
     try {
-      const sockets = await eventually(
+      const sockets = await waitFor(
         async () => {
           const value = await api("sockets");
           return (value.topics as Json[]).some((topic) => topic.topic === "todos") ? value : undefined;

@@ -52,18 +52,3 @@ export async function startDev(example: string, args: string[] = []): Promise<De
     },
   };
 }
-
-/** Waits until `check` gives a value (not undefined/false), polling every 20 ms. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  timeoutMs: number,
-  what: string,
-): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}

@@ -3,7 +3,8 @@
  * Worker, joins the request's waterfall beside the main thread's server span (docs/dashboard.md).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type DevServer, eventually, startDev } from "./helpers.ts";
+import { waitFor } from "../cli/helpers.ts";
+import { type DevServer, startDev } from "./helpers.ts";
 
 let dev: DevServer;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ test("the trace of an offloaded request holds the Worker's span", async () => {
   const id = `offload-${Date.now()}`;
   const response = await fetch(`${dev.url}/hash?text=abc&rounds=10`, { headers: { "x-request-id": id } });
   expect(response.status).toBe(200);
-  const detail = await eventually(
+  const detail = await waitFor(
     async () => {
       const found = await fetch(`${dev.url}/_webfw/api/requests/${id}`);
       if (found.status !== 200) return undefined;

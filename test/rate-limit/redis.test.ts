@@ -4,54 +4,31 @@
  * and Redis going away mid-test (fail open by default, 503 with
  * `onStoreError: "deny"`, counting again once Redis is back).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { RedisClient, type Subprocess } from "bun";
+import { RedisClient } from "bun";
 import { RedisStore } from "../../src/entries/rate-limit.ts";
-import { type ServerHandle, Webfw } from "../../src/index.ts";
+import { Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
-import { launchProgram, type Program } from "../faults/spawn.ts";
-import { startRedis } from "../helpers/redis.ts";
+import { launchProgram } from "../faults/spawn.ts";
+import { redisSuite } from "../helpers/redis.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 import { rawGet } from "../security/raw-client.ts";
 
 const EXAMPLE = join(import.meta.dir, "../../examples/rate-limit.ts");
 
 describeWithProgram("redis-server", "apt-get install -y redis-server", "rate limits in Redis", () => {
-  let redisPort = 0;
-  let redisUrl = "";
-  let redis: Subprocess | null = null;
-  const servers: ServerHandle[] = [];
-  const programs: Program[] = [];
-
-  beforeAll(async () => {
-    const started = await startRedis();
-    redis = started.process;
-    redisPort = started.port;
-    redisUrl = started.url;
-  }, 30_000);
-  afterAll(async () => {
-    for (const server of servers) await server.stop(true);
-    for (const program of programs) await program.stop();
-    redis?.kill();
-    await redis?.exited;
-    logger.setSink(stderrSink);
-  });
-
-  async function serve(app: Webfw): Promise<ServerHandle> {
-    const server = await app.start({ port: 0, accessLog: false });
-    servers.push(server);
-    return server;
-  }
+  const redis = redisSuite();
+  afterAll(() => logger.setSink(stderrSink));
 
   test("exact counts at the window edge, concurrent requests, one EVALSHA per request", async () => {
-    const admin = new RedisClient(redisUrl);
+    const admin = new RedisClient(redis.url);
     await admin.send("CONFIG", ["RESETSTAT"]);
     const app = new Webfw(import.meta.path);
-    const store = new RedisStore({ url: redisUrl, prefix: `t1:${crypto.randomUUID()}:` });
+    const store = new RedisStore({ url: redis.url, prefix: `t1:${crypto.randomUUID()}:` });
     app.get("/edge", () => "ok", { rateLimit: { limit: 2, windowMs: 1_200, store } });
     app.get("/many", () => "ok", { rateLimit: { limit: 20, windowMs: 60_000, store } });
-    const server = await serve(app);
+    const server = await redis.serve(app);
     const started = performance.now();
     const edge: Response[] = [];
     for (let i = 0; i < 3; i++) edge.push(await fetch(`${server.url}/edge`));
@@ -83,9 +60,9 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "rate lim
   }, 30_000);
 
   test("two --processes behind one port share one limit", async () => {
-    const env = { REDIS_URL: redisUrl, RATE_LIMIT: "30", RATE_WINDOW_MS: "60000" };
+    const env = { REDIS_URL: redis.url, RATE_LIMIT: "30", RATE_WINDOW_MS: "60000" };
     const program = await launchProgram(EXAMPLE, ["--processes", "2"], { env, listening: 2 });
-    programs.push(program);
+    redis.keep(program);
     // Each request on a new connection, so the kernel spreads them over both processes.
     const replies = [];
     for (let i = 0; i < 60; i++) replies.push(await rawGet(program.port, "/pid"));
@@ -105,16 +82,15 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "rate lim
       lines.push(line);
     });
     const app = new Webfw(import.meta.path);
-    const store = new RedisStore({ url: redisUrl, prefix: `t3:${crypto.randomUUID()}:`, timeoutMs: 300 });
+    const store = new RedisStore({ url: redis.url, prefix: `t3:${crypto.randomUUID()}:`, timeoutMs: 300 });
     app.rateLimit({ limit: 3, windowMs: 60_000, store });
     app.get("/", () => "ok");
     app.get("/deny", () => "ok", { rateLimit: { onStoreError: "deny", name: "deny" } });
-    const server = await serve(app);
+    const server = await redis.serve(app);
     const first = await fetch(`${server.url}/`);
     expect(first.headers.get("ratelimit")).toStartWith('"app";r=2;');
 
-    redis?.kill("SIGKILL");
-    await redis?.exited;
+    await redis.kill();
     for (let i = 0; i < 5; i++) {
       const open = await fetch(`${server.url}/`);
       expect(open.status).toBe(200);
@@ -128,7 +104,7 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "rate lim
       lines.some((line) => line.includes("level=WARNING") && line.includes("rate limit store failed")),
     ).toBe(true);
 
-    redis = (await startRedis(redisPort)).process;
+    await redis.restart();
     // A failed connection is retried after a second; then counting starts again (Redis lost the old counts).
     await Bun.sleep(1_100);
     const back = await fetch(`${server.url}/`);
@@ -138,14 +114,14 @@ describeWithProgram("redis-server", "apt-get install -y redis-server", "rate lim
   }, 30_000);
 
   test("a key holding something else is a store error, not a crash", async () => {
-    const admin = new RedisClient(redisUrl);
+    const admin = new RedisClient(redis.url);
     const prefix = `t4:${crypto.randomUUID()}:`;
     await admin.send("SET", [`${prefix}app:ip:127.0.0.1`, "not a number"]);
     admin.close();
     const app = new Webfw(import.meta.path);
-    app.rateLimit({ limit: 1, windowMs: 60_000, store: new RedisStore({ url: redisUrl, prefix }) });
+    app.rateLimit({ limit: 1, windowMs: 60_000, store: new RedisStore({ url: redis.url, prefix }) });
     app.get("/", () => "ok");
-    const server = await serve(app);
+    const server = await redis.serve(app);
     const response = await fetch(`${server.url}/`);
     expect(response.status).toBe(200);
     expect(response.headers.get("ratelimit")).toBeNull();
