@@ -15,6 +15,7 @@ import {
 } from "../../src/client/index.ts";
 import { testClient } from "../../src/entries/testing.ts";
 import type { ServerHandle } from "../../src/index.ts";
+import { startQuiet } from "../helpers/quiet-server.ts";
 import * as api from "./fixtures/api.ts";
 
 type Api = typeof api;
@@ -25,13 +26,7 @@ let remote: Client<Api>;
 const sent: string[] = [];
 
 beforeAll(async () => {
-  server = await api.app.start({
-    port: 0,
-    host: "127.0.0.1",
-    handleSignals: false,
-    accessLog: false,
-    argv: [],
-  });
+  server = await startQuiet(api.app);
   remote = client<Api>(server.url, {
     fetch: (request) => {
       sent.push(`${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`);

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerHandle } from "../../src/index.ts";
+import { startQuiet } from "../helpers/quiet-server.ts";
 import { testWithProgram } from "../helpers/system-program.ts";
 import * as api from "./fixtures/api.ts";
 
@@ -17,13 +18,7 @@ let server: ServerHandle;
 const dir = mkdtempSync(join(tmpdir(), "webfw-client-node-"));
 
 beforeAll(async () => {
-  server = await api.app.start({
-    port: 0,
-    host: "127.0.0.1",
-    handleSignals: false,
-    accessLog: false,
-    argv: [],
-  });
+  server = await startQuiet(api.app);
 });
 afterAll(async () => {
   await server.stop(true);

@@ -7,19 +7,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Client, client, SocketOpenError } from "../../src/client/index.ts";
 import type { ServerHandle } from "../../src/index.ts";
+import { startQuiet } from "../helpers/quiet-server.ts";
 import * as api from "./fixtures/api.ts";
 
 let server: ServerHandle;
 let calls: Client<typeof api>;
 
 beforeAll(async () => {
-  server = await api.app.start({
-    port: 0,
-    host: "127.0.0.1",
-    handleSignals: false,
-    accessLog: false,
-    argv: [],
-  });
+  server = await startQuiet(api.app);
   calls = client<typeof api>(server.url);
 });
 afterAll(() => server.stop(true));

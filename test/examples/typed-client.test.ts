@@ -14,6 +14,7 @@ import { type Browser, chromium } from "playwright-core";
 import * as example from "../../examples/typed-client/server.ts";
 import { client } from "../../src/client/index.ts";
 import type { ServerHandle } from "../../src/index.ts";
+import { startQuiet } from "../helpers/quiet-server.ts";
 import { testWithProgram } from "../helpers/system-program.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -28,13 +29,7 @@ const REPO = join(import.meta.dir, "../..");
 
 let server: ServerHandle;
 beforeAll(async () => {
-  server = await example.app.start({
-    port: 0,
-    host: "127.0.0.1",
-    handleSignals: false,
-    accessLog: false,
-    argv: [],
-  });
+  server = await startQuiet(example.app);
 });
 afterAll(() => server.stop(true));
 

@@ -9,16 +9,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as example from "../../examples/typed-routers/server.ts";
 import { client } from "../../src/client/index.ts";
 import type { ServerHandle } from "../../src/index.ts";
+import { startQuiet } from "../helpers/quiet-server.ts";
 
 let server: ServerHandle;
 beforeAll(async () => {
-  server = await example.app.start({
-    port: 0,
-    host: "127.0.0.1",
-    handleSignals: false,
-    accessLog: false,
-    argv: [],
-  });
+  server = await startQuiet(example.app);
 });
 afterAll(() => server.stop(true));
 

@@ -7,57 +7,29 @@
  * node_modules the way a `file:` install does.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../cli/helpers.ts";
+import {
+  buildPackageDeclarations,
+  linkModules,
+  tsc,
+  USER_STRICT,
+  writeProject,
+} from "./helpers/tsc-project.ts";
 
-const REPO = join(import.meta.dir, "../..");
-const TSC = join(REPO, "node_modules/typescript/bin/tsc");
 const tmp = mkdtempSync(join(tmpdir(), "webfw-consumer-"));
 
 const STRICT = {
-  target: "ESNext",
-  module: "Preserve",
-  moduleResolution: "bundler",
-  moduleDetection: "force",
-  lib: ["ESNext"],
-  types: ["bun"],
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
+  ...USER_STRICT,
   noPropertyAccessFromIndexSignature: true,
   noImplicitOverride: true,
   noImplicitReturns: true,
-  skipLibCheck: false,
-  verbatimModuleSyntax: true,
   noEmit: true,
 };
 
-/** node_modules as `bun add webfw zod` + `@types/bun` leave it, linked to this repo's copies. */
-function linkModules(dir: string): void {
-  mkdirSync(join(dir, "node_modules/@types"), { recursive: true });
-  symlinkSync(REPO, join(dir, "node_modules/webfw"), "dir");
-  for (const name of ["@types/bun", "@types/node", "bun-types", "undici-types", "zod", "@types/mustache"]) {
-    symlinkSync(join(REPO, "node_modules", name), join(dir, "node_modules", name), "dir");
-  }
-}
-
-async function tsc(dir: string): Promise<{ code: number; output: string }> {
-  const proc = Bun.spawn([process.execPath, TSC, "-p", dir], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, output: out + err };
-}
-
-beforeAll(async () => {
-  // What `prepack` does before packing (this test builds them itself: nothing builds them on install): the declaration files the package's `types` point at.
-  const built = await tsc(join(REPO, "tsconfig.types.json"));
-  if (built.code !== 0) throw new Error(`declaration build failed:\n${built.output}`);
-}, 120_000);
+beforeAll(buildPackageDeclarations, 120_000);
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -203,12 +175,7 @@ export async function run(): Promise<string> {
 describe("webfw/client in a user's strict project (declaration files)", () => {
   test("a front end typed from routes in two files compiles; wrong calls do not", async () => {
     const dir = join(tmp, "client");
-    mkdirSync(dir, { recursive: true });
-    linkModules(dir);
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: STRICT, include: ["*.ts"] }));
-    writeFileSync(join(dir, "routes.ts"), CLIENT_ROUTES);
-    writeFileSync(join(dir, "api.ts"), CLIENT_APP);
-    writeFileSync(join(dir, "front.ts"), CLIENT_FRONT);
+    writeProject(dir, STRICT, { "routes.ts": CLIENT_ROUTES, "api.ts": CLIENT_APP, "front.ts": CLIENT_FRONT });
     const result = await tsc(dir);
     if (result.code !== 0) console.error(result.output);
     expect(result.output).toBe("");
@@ -219,11 +186,7 @@ describe("webfw/client in a user's strict project (declaration files)", () => {
 describe("a user's project with strict flags, no DOM, skipLibCheck false", () => {
   test("an app using most of the API compiles", async () => {
     const dir = join(tmp, "user");
-    mkdirSync(dir, { recursive: true });
-    linkModules(dir);
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: STRICT, include: ["*.ts"] }));
-    writeFileSync(join(dir, "app.ts"), USER_APP);
-    writeFileSync(join(dir, "wrong.ts"), WRONG_USAGE);
+    writeProject(dir, STRICT, { "app.ts": USER_APP, "wrong.ts": WRONG_USAGE });
     const result = await tsc(dir);
     if (result.code !== 0) console.error(result.output);
     expect(result.output).toBe("");

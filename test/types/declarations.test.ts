@@ -8,31 +8,17 @@
  * repository with webfw linked in node_modules, so `tsc` reads the package's declaration files.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publicEntryDeclarations } from "./helpers/entries.ts";
-import { compilerOptions, generateApi, linkModules, REPO } from "./helpers/generated-api.ts";
+import { compilerOptions, generateApi } from "./helpers/generated-api.ts";
+import { buildPackageDeclarations, REPO, tsc, writeProject } from "./helpers/tsc-project.ts";
 import { unnamedTypes } from "./helpers/unnamed-types.ts";
 
-const TSC = join(REPO, "node_modules/typescript/bin/tsc");
 const tmp = mkdtempSync(join(tmpdir(), "webfw-declarations-"));
 
-async function tsc(dir: string): Promise<{ code: number; output: string }> {
-  const proc = Bun.spawn([process.execPath, TSC, "-p", dir], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, output: out + err };
-}
-
-beforeAll(async () => {
-  // What `prepare` does on install: the declaration files the package's `types` point at.
-  const built = await tsc(join(REPO, "tsconfig.types.json"));
-  if (built.code !== 0) throw new Error(`declaration build failed:\n${built.output}`);
-}, 120_000);
+beforeAll(buildPackageDeclarations, 120_000);
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -101,23 +87,14 @@ describe("a generated API with exported handles, as a user's package", () => {
 describe("isolatedDeclarations, where the user annotates", () => {
   test("the app, routers, the typed router class and a handle can be annotated with public types", async () => {
     const dir = join(tmp, "isolated");
-    mkdirSync(dir, { recursive: true });
-    linkModules(dir);
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: compilerOptions({
-          declaration: true,
-          emitDeclarationOnly: true,
-          isolatedDeclarations: true,
-          outDir: join(dir, "out"),
-        }),
-        include: ["*.ts"],
-      }),
-    );
-    writeFileSync(
-      join(dir, "api.ts"),
-      `import { type Route, SubRouter, t, Webfw } from "webfw";
+    const options = compilerOptions({
+      declaration: true,
+      emitDeclarationOnly: true,
+      isolatedDeclarations: true,
+      outDir: join(dir, "out"),
+    });
+    writeProject(dir, options, {
+      "api.ts": `import { type Route, SubRouter, t, Webfw } from "webfw";
 import type { NumberArg, TypedSubRouter } from "webfw/types";
 export interface Api { global: { db: { name: string } } }
 export const app: Webfw<Api> = new Webfw<Api>(import.meta.path);
@@ -129,10 +106,7 @@ export const getNote: Route<"GET", "/:id", { id: number; db: string }, { args: {
     args: { id: t.int() },
   });
 `,
-    );
-    writeFileSync(
-      join(dir, "front.ts"),
-      `import { client, type Client } from "webfw/client";
+      "front.ts": `import { client, type Client } from "webfw/client";
 import type * as Api from "./api.ts";
 export const api: Client<typeof Api> = client<typeof Api>("http://localhost");
 export async function dbOf(id: number): Promise<string> {
@@ -140,7 +114,7 @@ export async function dbOf(id: number): Promise<string> {
   return note.ok ? note.data.db : "";
 }
 `,
-    );
+    });
     const result = await tsc(dir);
     expect(result.output).toBe("");
     expect(result.code).toBe(0);

@@ -6,38 +6,15 @@
  * node_modules the way a `file:` install does, so `tsc` reads the package's declaration files.
  * Used by test/types/declarations.test.ts (issue #40).
  */
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { USER_STRICT, writeProject } from "./tsc-project.ts";
 
-export const REPO = join(import.meta.dir, "../../..");
 const ROUTES_PER_FILE = 20;
 
-/** The strict options of a user's project, plus what the test turns on (declaration, incremental). */
+/** A user's strict options, plus what the test turns on (declaration, incremental). */
 export function compilerOptions(extra: Record<string, unknown>): Record<string, unknown> {
-  return {
-    target: "ESNext",
-    module: "Preserve",
-    moduleResolution: "bundler",
-    moduleDetection: "force",
-    lib: ["ESNext"],
-    types: ["bun"],
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    skipLibCheck: false,
-    verbatimModuleSyntax: true,
-    allowImportingTsExtensions: true,
-    ...extra,
-  };
-}
-
-/** node_modules as `bun add webfw zod` + `@types/bun` leave it, linked to this repo's copies. */
-export function linkModules(dir: string): void {
-  mkdirSync(join(dir, "node_modules/@types"), { recursive: true });
-  symlinkSync(REPO, join(dir, "node_modules/webfw"), "dir");
-  for (const name of ["@types/bun", "@types/node", "bun-types", "undici-types", "zod", "@types/mustache"]) {
-    symlinkSync(join(REPO, "node_modules", name), join(dir, "node_modules", name), "dir");
-  }
+  return { ...USER_STRICT, allowImportingTsExtensions: true, ...extra };
 }
 
 /** Route `j` of file `f`: the option kinds a real API uses, in turn. */
@@ -78,8 +55,7 @@ export interface GeneratedApi {
 
 /** Writes the project into `dir` (tsconfig.json with `options`), `routes` routes in all. */
 export function generateApi(dir: string, routes: number, options: Record<string, unknown>): GeneratedApi {
-  mkdirSync(dir, { recursive: true });
-  linkModules(dir);
+  writeProject(dir, options, {});
   writeFileSync(
     join(dir, "types.ts"),
     `import { AuthenticationHandler, Identity, type Request, SubRouter } from "webfw";
@@ -146,6 +122,5 @@ export const stats = await inProcess.get("/v1/admin/stats");
 export const socket = api.ws("/chat/:room", { params: { room: "a" } });
 `,
   );
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: options, include: ["*.ts"] }));
   return { priceFile: join(dir, "routes0.ts") };
 }
