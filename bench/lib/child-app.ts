@@ -2,6 +2,7 @@
  * For the bench scripts that start a generated app as a child process (mcp-cost, mcp-relay,
  * ws-schemas): the port it prints (`port N` on stdout), and an MCP session opened by hand.
  */
+import { initializeMessage } from "../../test/mcp/helpers/raw-session.ts";
 
 /** Waits for the child's `port N` line; `what` names the child in the error when it exits first. */
 export async function portOf(proc: ReturnType<typeof Bun.spawn>, what = "the app"): Promise<number> {
@@ -28,16 +29,7 @@ export async function openMcpSession(url: string): Promise<string> {
   const opened = await fetch(url, {
     method: "POST",
     headers: MCP_HEADERS,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "bench", version: "1" },
-      },
-    }),
+    body: JSON.stringify(initializeMessage(0, "bench")),
   });
   await opened.text();
   const session = opened.headers.get("mcp-session-id");

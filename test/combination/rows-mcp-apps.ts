@@ -6,6 +6,7 @@
  * layer's wrong token gets the 401 challenge on the read).
  */
 import { expect } from "bun:test";
+import { initializeMessage } from "../mcp/helpers/raw-session.ts";
 import type { Exchange, Feature } from "./table.ts";
 import { featurePath, httpExchange } from "./table.ts";
 
@@ -35,18 +36,11 @@ export const MCP_APPS_ROWS: Feature[] = [
       const opened = await httpExchange(base, "/mcp", init, {
         method: "POST",
         headers: HEADERS,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-11-25",
-            capabilities: {
-              extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
-            },
-            clientInfo: { name: "combo-host", version: "1" },
-          },
-        }),
+        body: JSON.stringify(
+          initializeMessage(0, "combo-host", {
+            extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+          }),
+        ),
       });
       const session = opened.headers.get("mcp-session-id");
       if (opened.status !== 200 || session === null) return opened;

@@ -5,6 +5,7 @@
  * session's owner, which refuses it there).
  */
 import { expect } from "bun:test";
+import { initializeMessage } from "../mcp/helpers/raw-session.ts";
 import type { Exchange, Feature } from "./table.ts";
 import { httpExchange, OTHER_TOKEN } from "./table.ts";
 
@@ -25,16 +26,7 @@ export const MCP_HARDENING_ROWS: Feature[] = [
       const opened = await httpExchange(base, "/mcp", init, {
         method: "POST",
         headers: HEADERS,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-11-25",
-            capabilities: {},
-            clientInfo: { name: "combo", version: "1" },
-          },
-        }),
+        body: JSON.stringify(initializeMessage(0, "combo")),
       });
       const session = opened.headers.get("mcp-session-id");
       if (opened.status !== 200 || session === null) return opened;

@@ -46,6 +46,7 @@ import {
 } from "../../src/index.ts";
 import { MustacheTemplate } from "../../src/templating/index.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
+import { initializeMessage } from "../mcp/helpers/raw-session.ts";
 import { CACHE_ROWS } from "./rows-cache.ts";
 import { CLIENT_ADDRESS_ROWS } from "./rows-client-address.ts";
 import { CONTRACTS_ROWS } from "./rows-contracts.ts";
@@ -763,16 +764,7 @@ export const FEATURES: Feature[] = [
       const opened = await httpExchange(base, "/mcp", init, {
         method: "POST",
         headers,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-11-25",
-            capabilities: {},
-            clientInfo: { name: "combo", version: "1" },
-          },
-        }),
+        body: JSON.stringify(initializeMessage(0, "combo")),
       });
       const session = opened.headers.get("mcp-session-id");
       if (opened.status !== 200 || session === null) return opened;

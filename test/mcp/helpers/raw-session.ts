@@ -29,17 +29,17 @@ export function mcpPost(
   });
 }
 
-/** An `initialize` request of a client named `client`. */
-export function initializeMessage(id = 0, client = "raw"): Record<string, unknown> {
+/** An `initialize` request of a client named `client` with `capabilities`. */
+export function initializeMessage(
+  id = 0,
+  client = "raw",
+  capabilities: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     jsonrpc: "2.0",
     id,
     method: "initialize",
-    params: {
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: client, version: "1" },
-    },
+    params: { protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo: { name: client, version: "1" } },
   };
 }
 
