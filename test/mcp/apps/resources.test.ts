@@ -20,6 +20,7 @@ import {
   t,
   Webfw,
 } from "../../../src/index.ts";
+import { mcpPost } from "../helpers/raw-session.ts";
 
 const EXT = "io.modelcontextprotocol/ui";
 const MIME = "text/html;profile=mcp-app";
@@ -84,15 +85,7 @@ interface RpcBody {
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
+  const response = await mcpPost(url, body, headers);
   return {
     status: response.status,
     headers: response.headers,
