@@ -29,7 +29,7 @@ export async function openMcpSession(url: string): Promise<string> {
   const opened = await fetch(url, {
     method: "POST",
     headers: MCP_HEADERS,
-    body: JSON.stringify(initializeMessage(0, "bench")),
+    body: JSON.stringify(initializeMessage({ client: "bench" })),
   });
   await opened.text();
   const session = opened.headers.get("mcp-session-id");

@@ -10,6 +10,7 @@ import { SignJWT } from "jose";
 import { z } from "zod";
 import { JwtAuth, type ServerHandle, SubRouter, Webfw } from "../../src/index.ts";
 import type { JwtAuthOptions } from "../../src/types.ts";
+import { initializeMessage, mcpPost } from "../mcp/helpers/raw-session.ts";
 import {
   AUDIENCE,
   b64url,
@@ -303,23 +304,8 @@ describe("JwtAuth with OpenAPI and MCP", () => {
     const server = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
     started.push({ stop: () => server.stop(true) });
     const initialize = (token: string) =>
-      fetch(`${server.url}/mcp`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "t", version: "1" },
-          },
-        }),
+      mcpPost(`${server.url}/mcp`, initializeMessage({ id: 1, client: "t", protocolVersion: "2025-06-18" }), {
+        authorization: `Bearer ${token}`,
       });
     const scp = await sign(keyA, { audience: resource, claims: { scope: undefined, scp: ["mcp"] } });
     expect((await initialize(scp)).status).toBe(200);

@@ -37,8 +37,11 @@ export const MCP_APPS_ROWS: Feature[] = [
         method: "POST",
         headers: HEADERS,
         body: JSON.stringify(
-          initializeMessage(0, "combo-host", {
-            extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+          initializeMessage({
+            client: "combo-host",
+            capabilities: {
+              extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+            },
           }),
         ),
       });

@@ -26,7 +26,7 @@ export const MCP_HARDENING_ROWS: Feature[] = [
       const opened = await httpExchange(base, "/mcp", init, {
         method: "POST",
         headers: HEADERS,
-        body: JSON.stringify(initializeMessage(0, "combo")),
+        body: JSON.stringify(initializeMessage({ client: "combo" })),
       });
       const session = opened.headers.get("mcp-session-id");
       if (opened.status !== 200 || session === null) return opened;

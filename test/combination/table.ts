@@ -764,7 +764,7 @@ export const FEATURES: Feature[] = [
       const opened = await httpExchange(base, "/mcp", init, {
         method: "POST",
         headers,
-        body: JSON.stringify(initializeMessage(0, "combo")),
+        body: JSON.stringify(initializeMessage({ client: "combo" })),
       });
       const session = opened.headers.get("mcp-session-id");
       if (opened.status !== 200 || session === null) return opened;
@@ -849,16 +849,9 @@ export const FEATURES: Feature[] = [
     },
     async exchange(base, init) {
       const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-      const initialize = JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "combo", version: "1" },
-        },
-      });
+      const initialize = JSON.stringify(
+        initializeMessage({ id: 1, client: "combo", protocolVersion: "2025-06-18" }),
+      );
       const opened = await httpExchange(base, "/mcp", init, { method: "POST", body: initialize, headers });
       if (opened.status !== 200) return opened;
       const session = opened.headers.get("mcp-session-id");

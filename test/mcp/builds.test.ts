@@ -86,7 +86,7 @@ describe("two builds of one app", () => {
     const init = await app.request("/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify(initializeMessage(0, "in-process")),
+      body: JSON.stringify(initializeMessage({ client: "in-process" })),
     });
     expect(init.status).toBe(200);
     await init.body?.cancel();

@@ -179,7 +179,7 @@ describe("Streamable HTTP sessions", () => {
 
   test("a second initialize on a session is refused; a malformed one opens nothing", async () => {
     const headers = await open();
-    const again = await post(initializeMessage(9), headers);
+    const again = await post(initializeMessage({ id: 9 }), headers);
     expect(again.status).toBe(400);
     await again.body?.cancel();
     const malformed = await post({

@@ -11,6 +11,7 @@ import bookshelf from "../../examples/openapi-app.ts";
 import { everythingApp } from "../../examples/openapi-everything.ts";
 import showcase from "../../examples/showcase.ts";
 import type { Webfw } from "../../src/index.ts";
+import { initializeMessage } from "../mcp/helpers/raw-session.ts";
 import type { Json } from "./helpers.ts";
 import {
   bin,
@@ -35,16 +36,7 @@ const MCP_PROBES: Probe[] = [
     method: "POST",
     path: "/mcp",
     headers: { ...JSON_TYPE, accept: "application/json, text/event-stream" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "probe", version: "1" },
-      },
-    }),
+    body: JSON.stringify(initializeMessage({ id: 1, client: "probe", protocolVersion: "2025-06-18" })),
   },
   { method: "GET", path: "/mcp", headers: { accept: "text/event-stream" } },
   { method: "DELETE", path: "/mcp" },

@@ -29,17 +29,21 @@ export function mcpPost(
   });
 }
 
-/** An `initialize` request of a client named `client` with `capabilities`. */
+/** An `initialize` request (by default: id 0, a client named "raw" with no capabilities, this protocol version). */
 export function initializeMessage(
-  id = 0,
-  client = "raw",
-  capabilities: Record<string, unknown> = {},
+  options: {
+    id?: number;
+    client?: string;
+    capabilities?: Record<string, unknown>;
+    protocolVersion?: string;
+  } = {},
 ): Record<string, unknown> {
+  const { id = 0, client = "raw", capabilities = {}, protocolVersion = PROTOCOL_VERSION } = options;
   return {
     jsonrpc: "2.0",
     id,
     method: "initialize",
-    params: { protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo: { name: client, version: "1" } },
+    params: { protocolVersion, capabilities, clientInfo: { name: client, version: "1" } },
   };
 }
 
