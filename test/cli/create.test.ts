@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type Prompter, packageNameFrom, planCreate } from "../../src/launch/create.ts";
 import type { TemplateName } from "../../src/launch/flags.ts";
 import { projectFiles } from "../../src/launch/templates.ts";
+import { runCommand } from "../helpers/run-command.ts";
 import { REPO, runCli, tempDir, testEnv } from "./helpers.ts";
 
 const FAKE_WEBFW = join(import.meta.dir, "fixtures/fake-webfw");
@@ -189,17 +190,10 @@ async function scaffoldAndTest(template: TemplateName, target: string, spec: str
   // What `bun install` does for a `file:` dependency, without the network (the devDependency is types only).
   mkdirSync(join(dir, "node_modules"), { recursive: true });
   symlinkSync(target, join(dir, "node_modules/webfw"), "dir");
-  const proc = Bun.spawn([process.execPath, "test"], {
+  const { code, stdout, stderr } = await runCommand([process.execPath, "test"], {
     cwd: dir,
     env: testEnv({ DATABASE_URL: undefined }),
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
   return { code, output: stdout + stderr };
 }
 

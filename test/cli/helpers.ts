@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { runCommand } from "../helpers/run-command.ts";
 
 export const REPO = resolve(import.meta.dir, "../..");
 export const CLI = join(REPO, "cli/webfw.ts");
@@ -35,19 +36,11 @@ export async function run(
   args: string[],
   options: { cwd?: string; env?: Env; stdin?: string } = {},
 ): Promise<RunResult> {
-  const proc = Bun.spawn([process.execPath, script, ...args], {
+  return runCommand([process.execPath, script, ...args], {
     cwd: options.cwd ?? REPO,
     env: testEnv(options.env),
-    stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
-    stdout: "pipe",
-    stderr: "pipe",
+    stdin: options.stdin,
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
 }
 
 export function runCli(args: string[], options: { cwd?: string; env?: Env; stdin?: string } = {}) {

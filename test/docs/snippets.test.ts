@@ -10,6 +10,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { runCommand } from "../helpers/run-command.ts";
 import { publicEntries } from "../types/helpers/entries.ts";
 import { PAGES, REPO, readPage as read, snippets } from "./helpers/doc-snippets.ts";
 
@@ -87,17 +88,12 @@ describe("the published package", () => {
   });
 
   test("every examples/ path the docs cite exists and is packed", async () => {
-    const pack = Bun.spawn(["npm", "pack", "--dry-run", "--json"], {
-      cwd: REPO,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [out, err, code] = await Promise.all([
-      new Response(pack.stdout).text(),
-      new Response(pack.stderr).text(),
-      pack.exited,
-    ]);
-    expect(code, err).toBe(0);
+    const {
+      code,
+      stdout: out,
+      stderr,
+    } = await runCommand(["npm", "pack", "--dry-run", "--json"], { cwd: REPO });
+    expect(code, stderr).toBe(0);
     // npm prints the prepack script's output before the JSON.
     const files = new Set(
       (JSON.parse(out.slice(out.indexOf("[\n"))) as { files: { path: string }[] }[])[0]?.files.map(

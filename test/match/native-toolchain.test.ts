@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { runCommand } from "../helpers/run-command.ts";
 import { testWithProgram } from "../helpers/system-program.ts";
 
 const root = resolve(import.meta.dir, "../..");
@@ -18,18 +19,11 @@ async function loadIn(env: Record<string, string>, loader: "dlopen" | "tinycc") 
     m.add("/users/:id");
     console.log(JSON.stringify({ loader: m.loader, match: m.match("/users/7") }));
   `;
-  const proc = Bun.spawn([process.execPath, "-e", script], {
+  const { code, stdout, stderr } = await runCommand([process.execPath, "-e", script], {
     env: { ...process.env, ...env },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  if (code !== 0) throw new Error(`child failed (${code}): ${err}`);
-  return JSON.parse(out.trim()) as {
+  if (code !== 0) throw new Error(`child failed (${code}): ${stderr}`);
+  return JSON.parse(stdout.trim()) as {
     loader: string;
     match: { pattern: string; params: Record<string, string> };
   };

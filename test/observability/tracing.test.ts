@@ -32,6 +32,22 @@ function otelEnv(receiver: OtlpReceiver, protocol: string): Record<string, strin
   };
 }
 
+/** The fixture launched with `args`, exporting over `protocol` to a receiver of its own. */
+async function launchTraced(
+  args: string[],
+  protocol: string,
+  listening?: number,
+): Promise<{ receiver: OtlpReceiver; app: Program }> {
+  const receiver = startOtlpReceiver();
+  const app = await launchProgram(APP, args, { env: otelEnv(receiver, protocol), listening });
+  return { receiver, app };
+}
+
+async function stopTraced(app: Program | undefined, receiver: OtlpReceiver | undefined): Promise<void> {
+  await app?.stop();
+  receiver?.stop();
+}
+
 /** The spans of one trace, once `count` of them arrived. */
 async function traceSpans(receiver: OtlpReceiver, traceId: string, count: number): Promise<ReceivedSpan[]> {
   await receiver.waitFor((spans) => spans.filter((s) => s.traceId === traceId).length >= count);
@@ -49,13 +65,9 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
   let app: Program;
 
   beforeAll(async () => {
-    receiver = startOtlpReceiver();
-    app = await launchProgram(APP, ["--otel", "--workers", "2"], { env: otelEnv(receiver, "http/protobuf") });
+    ({ receiver, app } = await launchTraced(["--otel", "--workers", "2"], "http/protobuf"));
   });
-  afterAll(async () => {
-    await app?.stop();
-    receiver?.stop();
-  });
+  afterAll(() => stopTraced(app, receiver));
 
   const get = (path: string, headers: Record<string, string> = {}, init: RequestInit = {}) =>
     fetch(`${app.url}${path}`, { ...init, headers });
@@ -395,14 +407,10 @@ describe("tracing with OTEL_EXPORTER_OTLP_ENDPOINT alone (OTLP/HTTP JSON)", () =
   let app: Program;
 
   beforeAll(async () => {
-    receiver = startOtlpReceiver();
     // No --otel: the variable alone turns the SDK on, as the specification's variables do.
-    app = await launchProgram(APP, [], { env: otelEnv(receiver, "http/json") });
+    ({ receiver, app } = await launchTraced([], "http/json"));
   });
-  afterAll(async () => {
-    await app?.stop();
-    receiver?.stop();
-  });
+  afterAll(() => stopTraced(app, receiver));
 
   test("the JSON exporter's spans carry the same links and attributes", async () => {
     const client = clientContext();
@@ -423,16 +431,9 @@ describe("tracing across --processes 2", () => {
   let app: Program;
 
   beforeAll(async () => {
-    receiver = startOtlpReceiver();
-    app = await launchProgram(APP, ["--otel", "--processes", "2"], {
-      env: otelEnv(receiver, "http/protobuf"),
-      listening: 2,
-    });
+    ({ receiver, app } = await launchTraced(["--otel", "--processes", "2"], "http/protobuf", 2));
   });
-  afterAll(async () => {
-    await app?.stop();
-    receiver?.stop();
-  });
+  afterAll(() => stopTraced(app, receiver));
 
   test("each process exports its own spans, every one linked to its client's span", async () => {
     const clients: { traceId: string; spanId: string; pid: number }[] = [];
@@ -466,15 +467,9 @@ describe("--dev with --otel and --metrics", () => {
   let app: Program;
 
   beforeAll(async () => {
-    receiver = startOtlpReceiver();
-    app = await launchProgram(APP, ["--dev", "--otel", "--metrics"], {
-      env: otelEnv(receiver, "http/protobuf"),
-    });
+    ({ receiver, app } = await launchTraced(["--dev", "--otel", "--metrics"], "http/protobuf"));
   });
-  afterAll(async () => {
-    await app?.stop();
-    receiver?.stop();
-  });
+  afterAll(() => stopTraced(app, receiver));
 
   test("the reloaded child traces and serves /metrics", async () => {
     const client = clientContext();

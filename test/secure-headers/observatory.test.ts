@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { Server } from "bun";
 import example from "../../examples/secure-headers.ts";
 import type { ServerHandle } from "../../src/index.ts";
+import { runCommand } from "../helpers/run-command.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 import { makeCert, type TestCert } from "../helpers/tls.ts";
 
@@ -26,21 +27,12 @@ interface Grade {
 }
 
 async function grade(httpPort: number, httpsPort: number, ca: string): Promise<Grade> {
-  const proc = Bun.spawn(
+  const { code, stdout, stderr } = await runCommand(
     ["node", join(FOLDER, "grade.mjs"), "127.0.0.1", String(httpPort), String(httpsPort)],
-    {
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: ca },
-      stdout: "pipe",
-      stderr: "pipe",
-    },
+    { env: { ...process.env, NODE_EXTRA_CA_CERTS: ca } },
   );
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  if (code !== 0) throw new Error(`grade.mjs failed (${code}): ${err}`);
-  return JSON.parse(out) as Grade;
+  if (code !== 0) throw new Error(`grade.mjs failed (${code}): ${stderr}`);
+  return JSON.parse(stdout) as Grade;
 }
 
 describeWithProgram(PACKAGE, INSTALL, "MDN HTTP Observatory", () => {

@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { publicEntries, REPO } from "./helpers/entries.ts";
+import { tsc } from "./helpers/tsc-project.ts";
 
 const DIST = join(REPO, "dist/types");
 const SPEC_GLOBALS = new Set(["Request", "Response", "Headers"]);
@@ -57,19 +58,6 @@ const WEB_GLOBALS = new Set([
   "Range",
   "Selection",
 ]);
-
-async function tsc(project: string): Promise<{ code: number; output: string }> {
-  const proc = Bun.spawn([process.execPath, join(REPO, "node_modules/typescript/bin/tsc"), "-p", project], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, output: out + err };
-}
 
 function declarationFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

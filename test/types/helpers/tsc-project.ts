@@ -6,6 +6,7 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runCommand } from "../../helpers/run-command.ts";
 
 export const REPO = join(import.meta.dir, "../../..");
 const TSC = join(REPO, "node_modules/typescript/bin/tsc");
@@ -27,13 +28,8 @@ export const USER_STRICT: Readonly<Record<string, unknown>> = {
 
 /** `tsc -p dir`: its exit code and everything it printed. */
 export async function tsc(dir: string): Promise<{ code: number; output: string }> {
-  const proc = Bun.spawn([process.execPath, TSC, "-p", dir], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, output: out + err };
+  const { code, stdout, stderr } = await runCommand([process.execPath, TSC, "-p", dir]);
+  return { code, output: stdout + stderr };
 }
 
 /**
