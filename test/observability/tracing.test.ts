@@ -32,20 +32,25 @@ function otelEnv(receiver: OtlpReceiver, protocol: string): Record<string, strin
   };
 }
 
-/** The fixture launched with `args`, exporting over `protocol` to a receiver of its own. */
-async function launchTraced(
+/**
+ * For the calling `describe`: the fixture launched with `args` before its tests, exporting over
+ * `protocol` to a receiver of its own, both stopped after them.
+ */
+function tracedProgram(
   args: string[],
   protocol: string,
   listening?: number,
-): Promise<{ receiver: OtlpReceiver; app: Program }> {
-  const receiver = startOtlpReceiver();
-  const app = await launchProgram(APP, args, { env: otelEnv(receiver, protocol), listening });
-  return { receiver, app };
-}
-
-async function stopTraced(app: Program | undefined, receiver: OtlpReceiver | undefined): Promise<void> {
-  await app?.stop();
-  receiver?.stop();
+): { readonly receiver: OtlpReceiver; readonly app: Program } {
+  const traced = {} as { receiver: OtlpReceiver; app: Program };
+  beforeAll(async () => {
+    traced.receiver = startOtlpReceiver();
+    traced.app = await launchProgram(APP, args, { env: otelEnv(traced.receiver, protocol), listening });
+  });
+  afterAll(async () => {
+    await traced.app?.stop();
+    traced.receiver?.stop();
+  });
+  return traced;
 }
 
 /** The spans of one trace, once `count` of them arrived. */
@@ -61,16 +66,10 @@ function only(spans: ReceivedSpan[], predicate: (span: ReceivedSpan) => boolean)
 }
 
 describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
-  let receiver: OtlpReceiver;
-  let app: Program;
-
-  beforeAll(async () => {
-    ({ receiver, app } = await launchTraced(["--otel", "--workers", "2"], "http/protobuf"));
-  });
-  afterAll(() => stopTraced(app, receiver));
+  const traced = tracedProgram(["--otel", "--workers", "2"], "http/protobuf");
 
   const get = (path: string, headers: Record<string, string> = {}, init: RequestInit = {}) =>
-    fetch(`${app.url}${path}`, { ...init, headers });
+    fetch(`${traced.app.url}${path}`, { ...init, headers });
 
   test("the server span continues the client's traceparent and tracestate, with HTTP attributes", async () => {
     const client = clientContext();
@@ -81,7 +80,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
       "x-request-id": "req-users-7",
     });
     expect(response.status).toBe(200);
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.name).toBe("GET /users/:id");
     expect(span?.kind).toBe(SERVER);
     expect(span?.parentSpanId).toBe(client.spanId);
@@ -94,7 +93,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
       "url.path": "/users/7",
       "url.query": "full=1",
       "server.address": "127.0.0.1",
-      "server.port": app.port,
+      "server.port": traced.app.port,
       "client.address": "127.0.0.1",
       "user_agent.original": "otel-test/1",
       "http.response.status_code": 200,
@@ -104,32 +103,32 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     expect(span?.scope).toBe("webfw");
     expect(span?.resource["service.name"]).toBe("traced-fixture");
     expect(span?.resource["process.runtime.name"]).toBe("bun");
-    expect(receiver.contentTypes).toContain("application/x-protobuf");
+    expect(traced.receiver.contentTypes).toContain("application/x-protobuf");
   });
 
   test("without a traceparent the server span is a root span of a new trace", async () => {
-    const before = receiver.spans.length;
+    const before = traced.receiver.spans.length;
     expect((await get("/hello")).status).toBe(200);
-    await receiver.waitFor((spans) => spans.slice(before).some((s) => s.name === "GET /hello"));
-    const span = receiver.spans.slice(before).find((s) => s.name === "GET /hello") as ReceivedSpan;
+    await traced.receiver.waitFor((spans) => spans.slice(before).some((s) => s.name === "GET /hello"));
+    const span = traced.receiver.spans.slice(before).find((s) => s.name === "GET /hello") as ReceivedSpan;
     expect(span.parentSpanId).toBe("");
     expect(span.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(span.traceId).not.toBe("0".repeat(32));
   });
 
   test("a malformed traceparent is ignored: a new root span, not a 400", async () => {
-    const before = receiver.spans.length;
+    const before = traced.receiver.spans.length;
     const response = await get("/hello", { traceparent: "00-not-a-trace-01" });
     expect(response.status).toBe(200);
-    await receiver.waitFor((spans) => spans.slice(before).some((s) => s.name === "GET /hello"));
-    const span = receiver.spans.slice(before).find((s) => s.name === "GET /hello") as ReceivedSpan;
+    await traced.receiver.waitFor((spans) => spans.slice(before).some((s) => s.name === "GET /hello"));
+    const span = traced.receiver.spans.slice(before).find((s) => s.name === "GET /hello") as ReceivedSpan;
     expect(span.parentSpanId).toBe("");
   });
 
   test("404: a span named by the method only, no http.route, status not an error", async () => {
     const client = clientContext();
     expect((await get("/no/such/path", { traceparent: client.traceparent })).status).toBe(404);
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.name).toBe("GET");
     expect(span?.attributes["http.route"]).toBeUndefined();
     expect(span?.attributes["http.response.status_code"]).toBe(404);
@@ -140,7 +139,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     const client = clientContext();
     const response = await get("/version", { traceparent: client.traceparent });
     expect(await response.json()).toEqual({ version: "1.2.3" });
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.name).toBe("GET /version");
     expect(span?.parentSpanId).toBe(client.spanId);
   });
@@ -150,7 +149,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     const response = await get("/users/7", { traceparent: client.traceparent }, { method: "DELETE" });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toContain("GET");
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.name).toBe("DELETE /users/:id");
     expect(span?.attributes["http.route"]).toBe("/users/:id");
     expect(span?.attributes["http.request.method"]).toBe("DELETE");
@@ -162,7 +161,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     const response = await get("/boom", { traceparent: client.traceparent });
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain("the handler broke");
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.statusCode).toBe(ERROR);
     expect(span?.attributes["error.type"]).toBe("TypeError");
     expect(span?.attributes["http.response.status_code"]).toBe(500);
@@ -174,7 +173,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
   test("an HttpError 4xx is an answer: no exception event, status unset", async () => {
     const client = clientContext();
     expect((await get("/teapot", { traceparent: client.traceparent })).status).toBe(418);
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.attributes["http.response.status_code"]).toBe(418);
     expect(span?.statusCode).toBe(0);
     expect(span?.events).toEqual([]);
@@ -182,13 +181,13 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
 
   test("413: the span ends with the status of a body over the limit", async () => {
     const client = clientContext();
-    const response = await fetch(`${app.url}/upload`, {
+    const response = await fetch(`${traced.app.url}/upload`, {
       method: "POST",
       body: "x".repeat(5000),
       headers: { traceparent: client.traceparent },
     });
     expect(response.status).toBe(413);
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.name).toBe("POST /upload");
     expect(span?.attributes["http.response.status_code"]).toBe(413);
   });
@@ -196,7 +195,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
   test("a request timeout: 503, error.type RequestTimeoutError", async () => {
     const client = clientContext();
     expect((await get("/slow", { traceparent: client.traceparent })).status).toBe(503);
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.attributes["http.response.status_code"]).toBe(503);
     expect(span?.attributes["error.type"]).toBe("RequestTimeoutError");
     expect(span?.statusCode).toBe(ERROR);
@@ -211,7 +210,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     await Bun.sleep(300);
     controller.abort();
     expect(await pending).toBeInstanceOf(Error);
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.name).toBe("GET /hang");
     expect(span?.attributes["error.type"]).toBe("client_aborted");
     expect(span?.attributes["http.response.status_code"]).toBeUndefined();
@@ -222,7 +221,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     const client = clientContext();
     const response = await get("/cpu/20000", { traceparent: client.traceparent });
     expect(response.status).toBe(200);
-    const spans = await traceSpans(receiver, client.traceId, 3);
+    const spans = await traceSpans(traced.receiver, client.traceId, 3);
     const server = only(spans, (s) => s.name === "GET /cpu/:n");
     const worker = only(spans, (s) => s.name === "handler GET /cpu/:n");
     const compute = only(spans, (s) => s.name === "compute");
@@ -246,7 +245,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
   test("spans a handler starts through @opentelemetry/api nest under the server span", async () => {
     const client = clientContext();
     expect((await get("/nested", { traceparent: client.traceparent })).status).toBe(200);
-    const spans = await traceSpans(receiver, client.traceId, 3);
+    const spans = await traceSpans(traced.receiver, client.traceId, 3);
     const server = only(spans, (s) => s.name === "GET /nested");
     const load = only(spans, (s) => s.name === "load-user");
     const query = only(spans, (s) => s.name === "query");
@@ -256,7 +255,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
 
   test("a WebSocket: the upgrade's server span, a span per message under it, handler spans in its trace", async () => {
     const client = clientContext();
-    const socket = new WebSocket(`${app.url.replace("http", "ws")}/ws/lobby`, {
+    const socket = new WebSocket(`${traced.app.url.replace("http", "ws")}/ws/lobby`, {
       headers: { traceparent: client.traceparent },
     } as unknown as string[]);
     const replies: string[] = [];
@@ -276,7 +275,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     await done;
     expect(replies).toEqual(["echo a", "echo bb", "echo 4 bytes"]);
     socket.close();
-    const spans = await traceSpans(receiver, client.traceId, 7);
+    const spans = await traceSpans(traced.receiver, client.traceId, 7);
     const upgrade = only(spans, (s) => s.name === "GET /ws/:room");
     expect(upgrade.parentSpanId).toBe(client.spanId);
     expect(upgrade.attributes["http.response.status_code"]).toBe(101);
@@ -305,7 +304,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
   test("an MCP tool call: a span under the /mcp request's, the tool's own spans under it; isError marks it", async () => {
     const call = async (name: string, args: Record<string, unknown>) => {
       const client = clientContext();
-      const response = await fetch(`${app.url}/mcp`, {
+      const response = await fetch(`${traced.app.url}/mcp`, {
         method: "POST",
         headers: {
           traceparent: client.traceparent,
@@ -328,7 +327,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     };
     const ok = await call("add", { a: 2, b: 40 });
     expect(ok.body.result.content[0]?.text).toBe("42");
-    const spans = await traceSpans(receiver, ok.client.traceId, 3);
+    const spans = await traceSpans(traced.receiver, ok.client.traceId, 3);
     const server = only(spans, (s) => s.name === "POST /mcp");
     const tool = only(spans, (s) => s.name === "tools/call add");
     expect(server.parentSpanId).toBe(ok.client.spanId);
@@ -344,7 +343,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
 
     const failed = await call("broken", {});
     expect(failed.body.result.isError).toBe(true);
-    const [, brokenTool] = await traceSpans(receiver, failed.client.traceId, 2).then((found) => [
+    const [, brokenTool] = await traceSpans(traced.receiver, failed.client.traceId, 2).then((found) => [
       only(found, (s) => s.name === "POST /mcp"),
       only(found, (s) => s.name === "tools/call broken"),
     ]);
@@ -354,7 +353,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
 
   test("a route called as an MCP tool: its server span nests under the tools/call span, in the caller's trace", async () => {
     const client = clientContext();
-    const response = await fetch(`${app.url}/mcp`, {
+    const response = await fetch(`${traced.app.url}/mcp`, {
       method: "POST",
       headers: {
         traceparent: client.traceparent,
@@ -373,7 +372,7 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     const body = (await response.json()) as { result: { isError: boolean; structuredContent: unknown } };
     expect(body.result.isError).toBe(false);
     expect(body.result.structuredContent).toEqual({ id: "7" });
-    const spans = await traceSpans(receiver, client.traceId, 3);
+    const spans = await traceSpans(traced.receiver, client.traceId, 3);
     const mcp = only(spans, (s) => s.name === "POST /mcp");
     const tool = only(spans, (s) => s.name === "tools/call get_users_by_id");
     const route = only(spans, (s) => s.name === "GET /users/:id");
@@ -389,12 +388,12 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
     const contexts = paths.flatMap((path) => [0, 1, 2].map(() => ({ path, client: clientContext() })));
     await Promise.all(contexts.map(({ path, client }) => get(path, { traceparent: client.traceparent })));
     const ids = new Set(contexts.map((c) => c.client.traceId));
-    await receiver.waitFor(
+    await traced.receiver.waitFor(
       (spans) => spans.filter((s) => s.kind === SERVER && ids.has(s.traceId)).length >= contexts.length,
     );
     await Bun.sleep(300);
     for (const { client } of contexts) {
-      const servers = receiver.spans.filter((s) => s.kind === SERVER && s.traceId === client.traceId);
+      const servers = traced.receiver.spans.filter((s) => s.kind === SERVER && s.traceId === client.traceId);
       expect(servers).toHaveLength(1);
       expect(servers[0]?.parentSpanId).toBe(client.spanId);
       expect(servers[0]?.endNs).toBeGreaterThanOrEqual(servers[0]?.startNs ?? 0n);
@@ -403,44 +402,32 @@ describe("tracing with --otel (OTLP/HTTP protobuf, --workers 2)", () => {
 });
 
 describe("tracing with OTEL_EXPORTER_OTLP_ENDPOINT alone (OTLP/HTTP JSON)", () => {
-  let receiver: OtlpReceiver;
-  let app: Program;
-
-  beforeAll(async () => {
-    // No --otel: the variable alone turns the SDK on, as the specification's variables do.
-    ({ receiver, app } = await launchTraced([], "http/json"));
-  });
-  afterAll(() => stopTraced(app, receiver));
+  // No --otel: the variable alone turns the SDK on, as the specification's variables do.
+  const traced = tracedProgram([], "http/json");
 
   test("the JSON exporter's spans carry the same links and attributes", async () => {
     const client = clientContext();
-    expect((await fetch(`${app.url}/nested`, { headers: { traceparent: client.traceparent } })).status).toBe(
-      200,
-    );
-    const spans = await traceSpans(receiver, client.traceId, 3);
+    expect(
+      (await fetch(`${traced.app.url}/nested`, { headers: { traceparent: client.traceparent } })).status,
+    ).toBe(200);
+    const spans = await traceSpans(traced.receiver, client.traceId, 3);
     const server = only(spans, (s) => s.name === "GET /nested");
     expect(server.parentSpanId).toBe(client.spanId);
     expect(server.attributes["http.response.status_code"]).toBe(200);
     expect(only(spans, (s) => s.name === "load-user").parentSpanId).toBe(server.spanId);
-    expect(receiver.contentTypes.every((type) => type === "application/json")).toBe(true);
+    expect(traced.receiver.contentTypes.every((type) => type === "application/json")).toBe(true);
   });
 });
 
 describe("tracing across --processes 2", () => {
-  let receiver: OtlpReceiver;
-  let app: Program;
-
-  beforeAll(async () => {
-    ({ receiver, app } = await launchTraced(["--otel", "--processes", "2"], "http/protobuf", 2));
-  });
-  afterAll(() => stopTraced(app, receiver));
+  const traced = tracedProgram(["--otel", "--processes", "2"], "http/protobuf", 2);
 
   test("each process exports its own spans, every one linked to its client's span", async () => {
     const clients: { traceId: string; spanId: string; pid: number }[] = [];
     // Fresh connections, so the kernel spreads them over both processes (reusePort).
     for (let i = 0; i < 40; i++) {
       const client = clientContext();
-      const response = await fetch(`${app.url}/pid`, {
+      const response = await fetch(`${traced.app.url}/pid`, {
         headers: { traceparent: client.traceparent, connection: "close" },
         keepalive: false,
       });
@@ -451,9 +438,11 @@ describe("tracing across --processes 2", () => {
     const pids = new Set(clients.map((c) => c.pid));
     expect(pids.size).toBe(2);
     const ids = new Set(clients.map((c) => c.traceId));
-    await receiver.waitFor((spans) => spans.filter((s) => ids.has(s.traceId)).length >= clients.length);
+    await traced.receiver.waitFor(
+      (spans) => spans.filter((s) => ids.has(s.traceId)).length >= clients.length,
+    );
     for (const client of clients) {
-      const span = only(receiver.spans, (s) => s.traceId === client.traceId);
+      const span = only(traced.receiver.spans, (s) => s.traceId === client.traceId);
       expect(span.name).toBe("GET /pid");
       expect(span.parentSpanId).toBe(client.spanId);
       // The span was exported by the process that answered.
@@ -463,23 +452,17 @@ describe("tracing across --processes 2", () => {
 });
 
 describe("--dev with --otel and --metrics", () => {
-  let receiver: OtlpReceiver;
-  let app: Program;
-
-  beforeAll(async () => {
-    ({ receiver, app } = await launchTraced(["--dev", "--otel", "--metrics"], "http/protobuf"));
-  });
-  afterAll(() => stopTraced(app, receiver));
+  const traced = tracedProgram(["--dev", "--otel", "--metrics"], "http/protobuf");
 
   test("the reloaded child traces and serves /metrics", async () => {
     const client = clientContext();
-    expect((await fetch(`${app.url}/users/5`, { headers: { traceparent: client.traceparent } })).status).toBe(
-      200,
-    );
-    const [span] = await traceSpans(receiver, client.traceId, 1);
+    expect(
+      (await fetch(`${traced.app.url}/users/5`, { headers: { traceparent: client.traceparent } })).status,
+    ).toBe(200);
+    const [span] = await traceSpans(traced.receiver, client.traceId, 1);
     expect(span?.name).toBe("GET /users/:id");
     expect(span?.parentSpanId).toBe(client.spanId);
-    const text = await (await fetch(`${app.url}/metrics`)).text();
+    const text = await (await fetch(`${traced.app.url}/metrics`)).text();
     expect(text).toContain(
       'http_server_request_duration_seconds_count{method="GET",route="/users/:id",status="200"} 1',
     );
