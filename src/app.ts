@@ -4,7 +4,8 @@ import { type BackgroundBounds, resolveBackgroundBounds } from "./background/bou
 import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
 import { cacheMount } from "./cache/mount.ts";
-import { ResponseCache } from "./cache/response-cache.ts";
+import type * as CacheModule from "./cache/response-cache.ts";
+import type { ResponseCache } from "./cache/response-cache.ts";
 import type { CacheStore } from "./cache/store.ts";
 import type * as ClientCall from "./client/call.ts";
 import type { RawCallInput } from "./client/call.ts";
@@ -219,8 +220,19 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
   /** @internal */ readonly shutdownHandlers: LifecycleHandler[] = [];
   /** @internal */ readonly fallbacks: FallbackHandler[] = [];
   /** @internal */ exceptionHandler: ExceptionHandler | null = null;
-  /** The response cache (docs/caching.md): `app.cache.invalidate({ tags } | { key })`, `app.cache.store`. */
-  readonly cache: ResponseCache;
+  private madeCache: ResponseCache | null = null;
+  private readonly cacheStore: CacheStore | null;
+  /**
+   * The response cache (docs/caching.md): `app.cache.invalidate({ tags } | { key })`, `app.cache.store`.
+   * Made, and src/cache/ loaded, on first use (idle memory, docs/performance.md).
+   */
+  get cache(): ResponseCache {
+    this.madeCache ??= new (require("./cache/response-cache.ts") as typeof CacheModule).ResponseCache(
+      this.cacheStore,
+      () => this.broadcastConfig,
+    );
+    return this.madeCache;
+  }
   /** @internal Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
   broadcastConfig: Required<BroadcastOptions> | null = null;
 
@@ -276,7 +288,9 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
     }
-    this.cache = new ResponseCache(options.cacheStore ?? null, () => this.broadcastConfig);
+    this.cacheStore = options.cacheStore ?? null;
+    // A store given is checked now (a mistake stops the construction, docs/caching.md#stores).
+    if (this.cacheStore !== null) void this.cache;
     const webSockets = webSocketMount(this.config.websocket, () => this.topicHub());
     const uploads = uploadsMount(this);
     this.mounts.push(
