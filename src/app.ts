@@ -3,18 +3,25 @@ import type { AuthenticationHandler } from "./auth/handler.ts";
 import { type BackgroundBounds, resolveBackgroundBounds } from "./background/bounds.ts";
 import { DEFAULT_BODY_READ_TIMEOUT_MS, defaultBodyBuffer } from "./body/budget.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits } from "./body/forms.ts";
-import { ResponseCache } from "./cache/response-cache.ts";
+import { cacheMount } from "./cache/mount.ts";
+import type * as CacheModule from "./cache/response-cache.ts";
+import type { ResponseCache } from "./cache/response-cache.ts";
 import type { CacheStore } from "./cache/store.ts";
 import type * as ClientCall from "./client/call.ts";
 import type { RawCallInput } from "./client/call.ts";
 import type { AnyRoute, ClientResult, InputTuple } from "./client/route-types.ts";
+import { compressionMount } from "./compression/mount.ts";
 import { type CompressionOptions, resolveCompression } from "./compression/options.ts";
+import { conditionalMount } from "./conditional/mount.ts";
 import { type ResponseCheckMode, responseCheckMode } from "./contracts/mode.ts";
+import { contractsMount } from "./contracts/mount.ts";
+import { crossOriginMount } from "./cross-origin/mount.ts";
 import { type CrossOriginSetting, checkCrossOriginSetting } from "./cross-origin/options.ts";
 import { dashboardMount } from "./dashboard/mount.ts";
 import { checkDashboardOption, type DashboardOption } from "./dashboard/options.ts";
 import { type ProxyHeaders, resolveTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { requestPath } from "./http/request-target.ts";
+import { ipFilterMount } from "./ip-filter/mount.ts";
 import type { IpFilterSetting } from "./ip-filter/options.ts";
 import type { CronRun } from "./jobs/cron-runner.ts";
 import { registerJobs } from "./jobs/lookup.ts";
@@ -24,16 +31,20 @@ import type { FailedJob } from "./jobs/queue.ts";
 import type * as JobsModule from "./jobs/system.ts";
 import type { JobSystem } from "./jobs/system.ts";
 import { type ServerHandle, type StartOptions, startServer } from "./launch/server.ts";
+import { accessLogMount } from "./log/access-log-mount.ts";
 import type { RouterEngine } from "./match/types.ts";
 import type * as McpModule from "./mcp/index.ts";
 import type { Mcp } from "./mcp/index.ts";
 import { mcpMount, servesMcpEndpoint } from "./mcp/mount.ts";
 import { type MetricsOptions, resolveMetricsOptions } from "./observability/metrics-options.ts";
+import { observabilityMount } from "./observability/mount.ts";
 import { openApiMount } from "./openapi/mount.ts";
 import { resolveOpenApiOptions } from "./openapi/options.ts";
 import type { OpenApiOptions } from "./openapi/types.ts";
 import { type BuildOptions, type BuiltApp, buildRuntime } from "./plan/build.ts";
 import type { Mount } from "./plan/mount.ts";
+import { rateLimitMount } from "./rate-limit/mount.ts";
+import { requestIdMount } from "./request-id/mount.ts";
 import { type RequestIdOptions, resolveRequestIdOptions } from "./request-id/options.ts";
 import type { ErrorFormat } from "./response/error-response.ts";
 import { withVisibleContentType } from "./response/plain-text.ts";
@@ -42,13 +53,17 @@ import type { AppTypes, GlobalDepsOf, NoAppTypes } from "./router/route.ts";
 import { Route } from "./router/route-handle.ts";
 import { captureRouteSources } from "./router/route-source.ts";
 import { RouterBase } from "./router/router-base.ts";
+import { secureHeadersMount } from "./secure-headers/mount.ts";
 import { resolveSecureHeaders, type SecureHeadersOptions } from "./secure-headers/options.ts";
+import { clientAddressMount } from "./serve/client-address-mount.ts";
 import { checkedRule, type HeaderRule } from "./serve/header-rules.ts";
 import type { FallbackHandler } from "./serve/runtime.ts";
 import { checkTimeout } from "./serve/timeout.ts";
+import { serverTimingMount } from "./server-timing/mount.ts";
 import type * as StaticModule from "./static/serve-directory.ts";
 import type { ServeDirectoryOptions } from "./static/serve-directory.ts";
 import { resolveUploadBounds, type UploadBounds } from "./uploads/bounds.ts";
+import { uploadsMount } from "./uploads/mount.ts";
 import { webSocketMount } from "./websocket/mount.ts";
 import {
   type BroadcastOptions,
@@ -205,8 +220,19 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
   /** @internal */ readonly shutdownHandlers: LifecycleHandler[] = [];
   /** @internal */ readonly fallbacks: FallbackHandler[] = [];
   /** @internal */ exceptionHandler: ExceptionHandler | null = null;
-  /** The response cache (docs/caching.md): `app.cache.invalidate({ tags } | { key })`, `app.cache.store`. */
-  readonly cache: ResponseCache;
+  private madeCache: ResponseCache | null = null;
+  private readonly cacheStore: CacheStore | null;
+  /**
+   * The response cache (docs/caching.md): `app.cache.invalidate({ tags } | { key })`, `app.cache.store`.
+   * Made, and src/cache/ loaded, on first use (idle memory, docs/performance.md).
+   */
+  get cache(): ResponseCache {
+    this.madeCache ??= new (require("./cache/response-cache.ts") as typeof CacheModule).ResponseCache(
+      this.cacheStore,
+      () => this.broadcastConfig,
+    );
+    return this.madeCache;
+  }
   /** @internal Set by `configureBroadcast` (src/websocket/redis-relay.ts). */
   broadcastConfig: Required<BroadcastOptions> | null = null;
 
@@ -262,19 +288,39 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
     if (!["bun", "ffi", "js"].includes(this.config.router)) {
       throw new TypeError(`unknown router engine '${this.config.router}' (expected "bun", "ffi" or "js")`);
     }
-    this.cache = new ResponseCache(options.cacheStore ?? null, () => this.broadcastConfig);
+    this.cacheStore = options.cacheStore ?? null;
+    // A store given is checked now (a mistake stops the construction, docs/caching.md#stores).
+    if (this.cacheStore !== null) void this.cache;
     const webSockets = webSocketMount(this.config.websocket, () => this.topicHub());
+    const uploads = uploadsMount(this);
     this.mounts.push(
       openApiMount(this),
       this.mcpMount,
       webSockets,
       jobsMount(() => this.jobSystem),
-      // Last: it sees every route the others added; its modules load only when it is on.
+      // After the route-adding features: it sees every route they added; its modules load only when it is on.
       dashboardMount({
         option: () => this.config.dashboard,
         webSockets,
         hub: () => this.topicHub(),
       }),
+      // The request path's features (docs/architecture.md, "Layers"), in this order: what they do to a
+      // route's handler, then its guards (innermost first), then the layers around every dispatcher
+      // (innermost first). Each loads its modules only when the app turns it on.
+      contractsMount(this),
+      uploads,
+      cacheMount(this),
+      conditionalMount(this),
+      rateLimitMount(this),
+      ipFilterMount(this),
+      crossOriginMount(this),
+      compressionMount(this),
+      secureHeadersMount(this),
+      requestIdMount(this),
+      accessLogMount(),
+      observabilityMount(this, uploads),
+      clientAddressMount(this),
+      serverTimingMount(this),
     );
     registerApp(this);
   }

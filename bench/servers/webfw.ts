@@ -5,7 +5,6 @@
  * not listen; the routes must therefore be registered the same way there.
  */
 
-import { MemoryStore, RedisStore } from "../../src/entries/rate-limit.ts";
 import { Response, Webfw } from "../../src/index.ts";
 import type { RouterEngine } from "../../src/match/types.ts";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
@@ -119,6 +118,8 @@ if (handle.port !== 0) announce(handle.port);
 async function productionFeatures(target: Webfw, feature: string): Promise<void> {
   // Options of the app (above).
   if (feature === "request-id" || feature === "trust-proxy" || feature === "ip-filter") return;
+  // Loaded here, as an app that uses them does: the one-route scenarios (rss, startup) never load them.
+  const { MemoryStore, RedisStore } = await import("../../src/entries/rate-limit.ts");
   if (feature === "limit-memory" || feature === "limit-sliding" || feature === "stack") {
     const algorithm = feature === "limit-sliding" ? "sliding" : "fixed";
     target.rateLimit({ limit: 1_000_000_000, windowMs: 3_600_000, algorithm, store: new MemoryStore() });

@@ -34,7 +34,7 @@ export interface CompressionLayer {
   statics(statics: Map<string, globalThis.Response>): Promise<Map<string, ConstAnswer>>;
 }
 
-/** The layer of an app with compression on; an app without it never loads this folder (src/plan/build.ts). */
+/** The layer of an app with compression on; an app without it never loads this folder (src/compression/mount.ts). */
 export function compressionLayer(settings: ResolvedCompression): CompressionLayer {
   const compressor = createCompressor(settings);
   return {

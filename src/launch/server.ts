@@ -101,7 +101,7 @@ export async function startServer(app: AppState, options: StartOptions): Promise
   for (const feature of compiled.features) feature.listening?.(server);
   app.topicHub().attach(server);
   // Bun counts the open WebSockets of the server (the metrics' connection gauge reads it).
-  compiled.observability.bindSources({ websocketConnections: () => server.pendingWebSockets });
+  telemetry.observability.bindSources({ websocketConnections: () => server.pendingWebSockets });
 
   let stopping: Promise<void> | null = null;
   const stop = (force = false): Promise<void> => {

@@ -9,6 +9,7 @@ import { assetResponse } from "./assets.ts";
 import { docsPage } from "./docs-page.ts";
 import { generateDocument } from "./generate.ts";
 import { openApiDisabledByEnv, resolveOpenApiOptions } from "./options.ts";
+import { type OpenApiAnswers, openApiRouteRecords } from "./routes.ts";
 import { scalarAssetResponse, scalarBundle, scalarPage } from "./scalar.ts";
 import type { ResolvedOpenApiOptions } from "./types.ts";
 
@@ -25,11 +26,21 @@ export type { OpenApiDocument, OpenApiOptions, ResponseDoc, SchemaSource } from 
  * `openapi: false` option or `WEBFW_DISABLE_OPENAPI=1` (`--disable-openapi`).
  *
  * The document is made here, at build time, so that a mistake in route
- * documentation stops the start instead of turning into a 500 later.
+ * documentation stops the start instead of turning into a 500 later
+ * (src/openapi/mount.ts makes it on first request when nothing can be wrong).
  */
 export function openApiRoutes(app: AppState): RouteRecord[] {
   const options = resolveOpenApiOptions(app.config.openapi);
   if (options === false || openApiDisabledByEnv()) return [];
+  const answers = openApiAnswers(app, options);
+  return openApiRouteRecords(app, options, {
+    document: () => answers.document(),
+    page: () => answers.page(),
+    asset: (name, raw) => answers.asset(name, raw),
+  });
+}
+
+export function openApiAnswers(app: AppState, options: ResolvedOpenApiOptions): OpenApiAnswers {
   const { text, title } = documentFor(app, options);
   const assets = joinPath(options.docsPath, "assets");
   // Swagger UI by default; Scalar with `docsUi: "scalar"` (its bundle is found now, so a missing package fails the start).
@@ -37,19 +48,11 @@ export function openApiRoutes(app: AppState): RouteRecord[] {
   if (scalar) scalarBundle();
   const page = (scalar ? scalarPage : docsPage)(title, options.path, assets);
   const assetOf = scalar ? scalarAssetResponse : assetResponse;
-  const taken = new Set(app.allRoutes().flatMap((route) => (route.method === "GET" ? [route.path] : [])));
-
-  const routes: RouteRecord[] = [];
-  const add = (path: string, handler: RouteRecord["handler"]) => {
-    if (!taken.has(path)) routes.push({ method: "GET", path, handler, options: { includeInSchema: false } });
+  return {
+    document: () => new globalThis.Response(text, { headers: { "content-type": "application/json" } }),
+    page: () => new globalThis.Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }),
+    asset: assetOf,
   };
-  add(options.path, () => new globalThis.Response(text, { headers: { "content-type": "application/json" } }));
-  add(
-    options.docsPath,
-    () => new globalThis.Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }),
-  );
-  add(joinPath(assets, ":name"), (request) => assetOf(request.pathParams.name as string, request.raw));
-  return routes;
 }
 
 /** The serialised document and the title for the page. */

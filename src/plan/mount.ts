@@ -1,15 +1,23 @@
 /**
- * How a feature plugs its own routes into the build without the core naming
- * it (docs/architecture.md: "features plug in as values … through the planner"). OpenAPI
- * (src/openapi/mount.ts), MCP (src/mcp/mount.ts) and WebSockets
- * (src/websocket/mount.ts) are mounts; the app lists them (src/app.ts) and
- * src/plan/build.ts asks each one at every build.
+ * How a feature plugs into the build without the core naming it (docs/architecture.md, "Layers
+ * and mounts"): its routes (OpenAPI, MCP, WebSockets, `/metrics`), what it does to each route's
+ * handler (response contracts, upload admission, caches, ETags, Server-Timing's handler entry),
+ * the guards around each compiled route (rate limits, IP filters, cross-site refusals) and the
+ * layers around every dispatcher (compression, secure headers, request ids, the access log,
+ * spans and metrics, the client address, Server-Timing). Each feature is a value from its own
+ * folder (`src/<feature>/mount.ts`); the app lists them in order (src/app.ts) and
+ * src/plan/build.ts asks each one at every build. A feature that is off answers `null` from
+ * `prepare` without loading its modules (docs/performance.md, "Idle memory").
  */
 import type { Server, WebSocketHandler } from "bun";
 import type { Request } from "../http/request.ts";
+import type { DispatchContext } from "../http/request-context.ts";
+import type { TracingHooks } from "../observability/hooks.ts";
+import type { Observability } from "../observability/index.ts";
 import type { RouteInfo } from "../observability/route-info.ts";
 import type { RouteRecord } from "../router/route.ts";
-import type { Dispatcher, PipelineConfig } from "../serve/dispatch.ts";
+import type { RouterBase } from "../router/router-base.ts";
+import type { Dispatcher, PipelineConfig, RoutePlan } from "../serve/dispatch.ts";
 import type { RouteTable } from "../serve/runtime.ts";
 import type { WorkerPool } from "../workers/pool.ts";
 import type { RouterTree } from "./tree.ts";
@@ -30,6 +38,44 @@ export interface Mount<E = unknown> {
 export interface BuildFacts {
   /** A development build (`--dev` or the app's `dev` option). */
   readonly dev: boolean;
+  /** One access-log line per request (the server's `accessLog`). */
+  readonly accessLog?: boolean;
+  /** Tracing and metrics the server started (src/launch/server.ts); absent: the app's own options. */
+  readonly observability?: Observability;
+  /**
+   * What every route compiles with (src/serve/dispatch.ts). Complete (with every mount's `pipeline`
+   * part) before the first route or refusal compiles: read it when compiling, not in `prepare`.
+   */
+  readonly config: PipelineConfig;
+  /** What the mounts' `pipeline.logFields` give for a request (`trace_id`, `span_id`); read per request. */
+  logFields(context: DispatchContext | null | undefined): Record<string, string | undefined> | undefined;
+}
+
+/** A const route's answer in Bun's table: a static response, or a handler choosing among variants. */
+export type ConstAnswer = globalThis.Response | ((request: globalThis.Request) => globalThis.Response);
+
+/** A route's handler as the plan holds it (`RoutePlan.handler`). */
+export type RouteHandler = (request: Request) => unknown;
+
+/** One app route as the build hands it to the mounts (`route`, `handler`, `seesEveryRequest`). */
+export interface PlannedRoute {
+  readonly route: RouteRecord;
+  /** The routers from the app down to the route's own. */
+  readonly chain: readonly RouterBase[];
+  /** `GET /path`, for messages. */
+  readonly label: string;
+  /** Its handler runs on a Worker (`offload: true` under `--workers`): `plan.invoke` calls it there. */
+  readonly offloaded: boolean;
+  /** Its handler's time limit in ms (the route's, its routers', the app's); 0: none. */
+  readonly timeoutMs: number;
+}
+
+/** What a mount adds to the pipeline config every route compiles with (see `PipelineConfig`). */
+export interface PipelineParts {
+  onError?: PipelineConfig["onError"];
+  tracing?: TracingHooks;
+  /** Fields of the error log line of a request (`trace_id`, `span_id`). */
+  logFields?(context: DispatchContext | null | undefined): Record<string, string | undefined>;
 }
 
 export interface MountBuild<E = unknown> {
@@ -38,8 +84,43 @@ export interface MountBuild<E = unknown> {
    * middlewares and, when a credential is sent, the app's authentication.
    */
   routes?: RouteRecord[];
+  /** Added to the config every route compiles with, before the first one compiles. */
+  pipeline?: PipelineParts;
+  /**
+   * Wraps the handler as the route's code gives it, before a const route's answer is computed and
+   * before offloading (response contracts: a const answer is checked once, at start).
+   */
+  handler?(handler: RouteHandler, route: PlannedRoute): RouteHandler;
+  /**
+   * Per app route, once its handler is planned (offload decided): may wrap `plan.handler` or
+   * `plan.invoke`, and returns what goes around its compiled dispatcher, or null. In mount order,
+   * the first listed innermost. A wrap that keeps a host-blind dispatcher host-blind marks its
+   * result itself (src/serve/host-blind.ts).
+   */
+  route?(plan: RoutePlan, route: PlannedRoute): ((dispatcher: Dispatcher) => Dispatcher) | null;
+  /**
+   * What mounts add (`"mounted"`: /mcp, upgrades, /metrics' siblings) and answers no route gives
+   * (`"fallback"`: 404, 405, static files, errors) pass the app-level part of the guards: the
+   * app's IP filter, and (mounted only) the app's rate limit.
+   */
+  appRoute?(dispatcher: Dispatcher, kind: "mounted" | "fallback", route?: RouteInfo): Dispatcher;
+  /**
+   * A const route Bun would answer by itself must stay in JavaScript: this feature must see each of
+   * its requests (a limit, a filter, a header it sets, an id it gives).
+   */
+  seesEveryRequest?(route: PlannedRoute): boolean;
+  /**
+   * A layer around every dispatcher (app routes, mounted routes, 404s, static files), outside every
+   * guard. In mount order, the first listed innermost. Layers never change an answer by the Host or
+   * the target, so a host-blind route stays one under them.
+   */
+  layer?(dispatcher: Dispatcher, route?: RouteInfo): Dispatcher;
+  /** Rewrites the const answers Bun serves by itself (compression: a compressed copy per encoding). */
+  statics?(statics: ReadonlyMap<string, ConstAnswer>): Promise<Map<string, ConstAnswer>>;
   /** After every route is compiled: may add paths to the table or wrap its entries. */
   install?(context: MountContext): MountedFeature<E> | null;
+  /** The server stops: release what this build opened (rate-limit and cache stores). */
+  close?(): Promise<void> | void;
 }
 
 /** The build as a mount sees it while installing. */

@@ -95,3 +95,10 @@ function nearestAuth(chain: RouterBase[]): AuthenticationHandler | null {
   }
   return null;
 }
+
+/** Every router a route of the tree hangs under, and the root: where a feature's settings may be. */
+export function routersOf(tree: RouterTree): Set<RouterBase> {
+  const routers = new Set<RouterBase>([tree.root]);
+  for (const { chain } of tree.routes) for (const router of chain) routers.add(router);
+  return routers;
+}

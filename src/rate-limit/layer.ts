@@ -37,6 +37,8 @@ export interface RateLimitContext {
   defaultStore: RateLimitStore;
   /** `GET /path`, for messages. */
   label: string;
+  /** Behind trusted proxies (docs/client-address.md): the address is a header read, not host-blind. */
+  forwarded?: boolean;
 }
 
 /** What a refused request gets, in its context, until the refusal dispatcher throws it. */
@@ -150,8 +152,8 @@ export function withRateLimit(
       count(raw, server, params, addressKey(clientAddressOf(raw, server)), context);
     // Keyed by the socket's address alone, the limit reads nothing of the request: a host-blind
     // route stays host-blind under it (src/serve/host-blind.ts). Behind a trusted proxy the address
-    // is a header read: the build drops the mark then (src/plan/build.ts).
-    return isHostBlind(dispatcher) ? markHostBlind(byAddress) : byAddress;
+    // is a header read: no mark then.
+    return isHostBlind(dispatcher) && context.forwarded !== true ? markHostBlind(byAddress) : byAddress;
   }
 
   // Identity and key functions read a Request; made here for the key only (the route makes its own).

@@ -60,6 +60,7 @@ export function planRateLimits(
   globalBefore: BeforeMiddleware[],
   globalAfter: AfterMiddleware[],
   config: PipelineConfig,
+  forwarded = false,
 ): RateLimits {
   let defaultStore: MemoryStore | null = null;
   const used = new Set<RateLimitStore>();
@@ -123,6 +124,7 @@ export function planRateLimits(
         globalDependencies: config.globalDependencies,
         defaultStore: store,
         label,
+        forwarded,
       });
       const before = route?.before ?? globalBefore;
       return route?.method === "OPTIONS" && before.some(isCorsMiddleware)

@@ -2,7 +2,7 @@
  * `Server-Timing` (W3C Server Timing; docs/observability.md, "Server-Timing"): the request's
  * `total`, the `handler`'s own time, and the entries the application records with `timing()`
  * and `timed()` (those are spans too when tracing is on). Built only when `serverTiming` is on
- * for the build (src/plan/build.ts); otherwise no layer exists and `timing()`/`timed()` are a
+ * for the build (src/server-timing/mount.ts); otherwise no layer exists and `timing()`/`timed()` are a
  * context-slot miss.
  */
 import type { Request } from "../http/request.ts";
