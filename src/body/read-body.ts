@@ -35,6 +35,8 @@ const STREAM_ABOVE = 256 * 1024;
 interface PendingRead {
   /** The sweeper tick at which it expires. */
   deadline: number;
+  /** Set once the read is over: the sweeper drops it without expiring it. */
+  done: boolean;
   expire(): void;
 }
 
@@ -44,60 +46,92 @@ interface PendingRead {
  * read from a clock: no `performance.now()` per request (65 ns on a VM, docs/performance.md).
  */
 const SWEEP_MS = 50;
-const pendingReads = new Set<PendingRead>();
+/**
+ * The reads being watched, in start order. A finished read only marks itself `done` and is dropped
+ * by the next sweep: an array push per request instead of a `Set` insert and delete (hashing an
+ * object key twice), and a finished read is held at most one tick (docs/performance.md, "POST /json").
+ */
+let pendingReads: PendingRead[] = [];
 let sweeper: ReturnType<typeof setInterval> | null = null;
 let tick = 0;
 
 function sweep(): void {
   tick++;
-  for (const read of pendingReads) {
+  const reads = pendingReads;
+  pendingReads = [];
+  for (const read of reads) {
+    if (read.done) continue;
     if (read.deadline <= tick) {
-      pendingReads.delete(read);
+      read.done = true;
       read.expire();
-    }
+    } else pendingReads.push(read);
   }
-  if (pendingReads.size === 0 && sweeper !== null) {
+  if (pendingReads.length === 0 && sweeper !== null) {
     clearInterval(sweeper);
     sweeper = null;
   }
 }
 
-/** Registers a read that must finish within `ms`; `expire` runs once it has not. */
-function watch(ms: number, expire: () => void): PendingRead {
+/** Registers `read` to expire `ms` from now unless it is `done` by then. */
+function watch(read: PendingRead, ms: number): void {
   // +1: the current tick is already partly over, so a read is never expired early.
-  const pending: PendingRead = { deadline: tick + Math.ceil(ms / SWEEP_MS) + 1, expire };
-  pendingReads.add(pending);
+  read.deadline = tick + Math.ceil(ms / SWEEP_MS) + 1;
+  pendingReads.push(read);
   if (sweeper === null) {
     sweeper = setInterval(sweep, SWEEP_MS);
     // The server keeps the process alive; a pending body read alone must not.
     sweeper.unref?.();
   }
-  return pending;
 }
 
-/**
- * `read`, or a 408 once `ms` have passed. One shared timer checks every read in progress, instead
- * of a `setTimeout`, a `clearTimeout` and a `Promise.race` per request: those were about 4 % of
- * the server's time on a small `POST /json` (`bun bench/profile.ts json webfw-bun`, docs/performance.md).
- */
+/** `read`, or a 408 once `ms` have passed (see `sweep`); `onTimeout` stops the read. */
 function withDeadline<T>(read: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
   if (ms <= 0) return read;
   return new Promise<T>((resolve, reject) => {
-    const pending = watch(ms, () => {
-      onTimeout();
-      reject(readTimedOut());
-    });
+    const pending: PendingRead = {
+      deadline: 0,
+      done: false,
+      expire() {
+        onTimeout();
+        reject(readTimedOut());
+      },
+    };
+    watch(pending, ms);
     read.then(
       (value) => {
-        pendingReads.delete(pending);
+        pending.done = true;
         resolve(value);
       },
       (error) => {
-        pendingReads.delete(pending);
+        pending.done = true;
         reject(error);
       },
     );
   });
+}
+
+/**
+ * The length a `Content-Length` value declares, or -1 when it is not one: digits only (leading and
+ * trailing blanks allowed, as before). Bun frames the body by it already; this is the value the
+ * limit and the budget are checked against. A loop instead of `trim()` and a regular expression.
+ */
+function declaredLength(value: string): number {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isBlank(value.charCodeAt(start))) start++;
+  while (end > start && isBlank(value.charCodeAt(end - 1))) end--;
+  if (start === end) return -1;
+  let length = 0;
+  for (let i = start; i < end; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    length = length * 10 + digit;
+  }
+  return length;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 11 || code === 12;
 }
 
 /**
@@ -120,11 +154,12 @@ export function readBody(
     const stream = request.body;
     return stream === null ? EMPTY : readLimited(stream, maxBodySize, limits);
   }
-  if (!/^\d+$/.test(lengthHeader.trim())) throw new BadRequestError("Invalid Content-Length header");
-  const length = Number(lengthHeader);
+  const length = declaredLength(lengthHeader);
+  if (length < 0) throw new BadRequestError("Invalid Content-Length header");
   if (length > maxBodySize) throw tooLarge();
   if (length === 0) return EMPTY;
-  if (limits === undefined) return readFramed(request, maxBodySize, length, null);
+  if (limits === undefined) return new FramedRead(request, maxBodySize, length, null).promise;
+  // The whole declared length is reserved before a byte is read (docs/performance.md, "POST /json").
   if (!limits.budget.tryReserve(length)) throw overBudget();
   // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
   // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
@@ -133,47 +168,66 @@ export function readBody(
       limits.budget.release(length),
     );
   }
-  return readFramed(request, maxBodySize, length, limits);
+  return new FramedRead(request, maxBodySize, length, limits).promise;
 }
 
 /**
- * Bun's HTTP parser frames the body by Content-Length, so the native whole-body read is safe and
+ * One body read natively. Bun's HTTP parser frames the body by Content-Length and enforces
+ * `maxRequestBodySize` itself, so the native whole-body read (`request.bytes()`) is safe and
  * fastest (and touching `request.body` first would make Bun build a stream this path never uses).
- * One promise per request: the budget's share is released and the deadline dropped by whichever
- * comes first, the body or the timeout (a late body is then ignored; the 408 closes the connection).
+ * One promise per request, and the read is its own deadline entry (no closures of its own): the
+ * budget's share is released and the deadline dropped by whichever comes first, the body or the
+ * timeout (a late body is then ignored; the 408 closes the connection).
  */
-function readFramed(
-  request: globalThis.Request,
-  maxBodySize: number,
-  length: number,
-  limits: BodyLimits | null,
-): Promise<Uint8Array> {
-  return new Promise<Uint8Array>((resolve, reject) => {
-    let pending: PendingRead | null = null;
-    let settled = false;
-    const settle = (): boolean => {
-      if (settled) return false;
-      settled = true;
-      if (limits !== null) limits.budget.release(length);
-      if (pending !== null) pendingReads.delete(pending);
-      return true;
-    };
-    if (limits !== null && limits.readTimeoutMs > 0) {
-      pending = watch(limits.readTimeoutMs, () => {
-        if (settle()) reject(readTimedOut());
-      });
-    }
+class FramedRead implements PendingRead {
+  readonly promise: Promise<Uint8Array>;
+  deadline = 0;
+  /** For the sweeper: the read is over (or being expired by it). */
+  done = false;
+  /** The body arrived, failed or timed out: the first of them answers. */
+  private ended = false;
+  private resolve!: (bytes: Uint8Array) => void;
+  private reject!: (error: unknown) => void;
+
+  constructor(
+    request: globalThis.Request,
+    private readonly maxBodySize: number,
+    private readonly length: number,
+    private readonly limits: BodyLimits | null,
+  ) {
+    this.promise = new Promise<Uint8Array>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    if (limits !== null && limits.readTimeoutMs > 0) watch(this, limits.readTimeoutMs);
     request.bytes().then(
-      (bytes) => {
-        if (!settle()) return;
-        if (bytes.length > maxBodySize) reject(tooLarge());
-        else resolve(bytes);
-      },
-      () => {
-        if (settle()) reject(new BadRequestError("The request body was cut short"));
-      },
+      (bytes) => this.arrived(bytes),
+      () => this.failed(),
     );
-  });
+  }
+
+  /** Ends the read once: gives the reservation back and leaves the sweeper's list. */
+  private settle(): boolean {
+    if (this.ended) return false;
+    this.ended = true;
+    this.done = true;
+    if (this.limits !== null) this.limits.budget.release(this.length);
+    return true;
+  }
+
+  private arrived(bytes: Uint8Array): void {
+    if (!this.settle()) return;
+    if (bytes.length > this.maxBodySize) this.reject(tooLarge());
+    else this.resolve(bytes);
+  }
+
+  private failed(): void {
+    if (this.settle()) this.reject(new BadRequestError("The request body was cut short"));
+  }
+
+  expire(): void {
+    if (this.settle()) this.reject(readTimedOut());
+  }
 }
 
 async function readLimited(

@@ -4,7 +4,6 @@
  */
 // Without escapes, '+' or surrogates (which the form-urlencoded parser re-encodes), that parser is
 // exactly a split on '&' and '=': such query strings (most of them) skip URLSearchParams entirely.
-const PLAIN = /^[^%+\uD800-\uDFFF]*$/;
 /** Up to this many pairs a plain query is searched as a flat list rather than indexed by key. */
 const FLAT_PAIRS = 16;
 
@@ -50,23 +49,27 @@ export class QueryParams {
     if (this.index !== null) return this.index;
     if (this.pairs !== null) return this.pairs;
     if (this.params !== null) return null;
-    if (!PLAIN.test(this.source)) {
-      this.params = new URLSearchParams(this.source);
-      return null;
-    }
+    // One pass splits the pairs and looks for what makes a query not plain (then URLSearchParams
+    // parses it): cheaper than a regular expression over it first and an `indexOf` per separator.
     const pairs: string[] = [];
-    const query = this.source.charCodeAt(0) === 63 /* ? */ ? this.source.slice(1) : this.source;
-    let start = 0;
-    while (start <= query.length) {
-      let end = query.indexOf("&", start);
-      if (end === -1) end = query.length;
-      if (end > start) {
-        // Search '=' within this pair only: scanning on into later pairs would be quadratic.
-        const eq = query.indexOf("=", start);
-        if (eq === -1 || eq > end) pairs.push(query.slice(start, end), "");
-        else pairs.push(query.slice(start, eq), query.slice(eq + 1, end));
+    const query = this.source;
+    let start = query.charCodeAt(0) === 63 /* ? */ ? 1 : 0;
+    let eq = -1;
+    for (let i = start; i <= query.length; i++) {
+      const code = i === query.length ? 38 : query.charCodeAt(i);
+      if (code === 38 /* & */) {
+        if (i > start) {
+          if (eq === -1) pairs.push(query.slice(start, i), "");
+          else pairs.push(query.slice(start, eq), query.slice(eq + 1, i));
+        }
+        start = i + 1;
+        eq = -1;
+      } else if (code === 61 /* = */) {
+        if (eq === -1) eq = i;
+      } else if (code === 37 /* % */ || code === 43 /* + */ || (code >= 0xd800 && code <= 0xdfff)) {
+        this.params = new URLSearchParams(this.source);
+        return null;
       }
-      start = end + 1;
     }
     if (pairs.length <= FLAT_PAIRS * 2) {
       this.pairs = pairs;

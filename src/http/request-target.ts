@@ -159,7 +159,14 @@ export function requestProblem(raw: globalThis.Request): string | null {
  * line (Bun writes the first one): `hostHeaderProblem` runs when the handler first looks.
  */
 export function urlRequestProblem(raw: globalThis.Request): string | null {
-  const href = raw.url;
+  return urlProblemOf(raw, raw.url);
+}
+
+/**
+ * `urlRequestProblem` of a request whose `req.url` the caller read already (`href`): each read of
+ * `req.url` makes Bun build the string again, ~360 instructions (docs/performance.md, "The params path").
+ */
+export function urlProblemOf(raw: globalThis.Request, href: string): string | null {
   // Bun's URL is `http://` or `https://`; anything else takes the exact check.
   let i = href.charCodeAt(4) === 58 /* : */ ? 7 : href.charCodeAt(5) === 58 ? 8 : 0;
   if (i === 0 || href.charCodeAt(i - 1) !== 47) return requestProblem(raw);

@@ -65,6 +65,17 @@ function convert(
   if (value === undefined || value === null)
     return webfw ? new Response(204) : new globalThis.Response(null, { status: 204 });
   if (typeof value !== "object") return webfw ? jsonWebfw(value, 200) : jsonResponse(value, 200);
+  // A plain object (a JSON answer, the most common value after text) is none of the classes below:
+  // one prototype read instead of eight `instanceof` walks. Only what a plain object can still be,
+  // an iterable or a dictionary response, is looked at.
+  if (
+    Object.getPrototypeOf(value) === Object.prototype &&
+    !(Symbol.asyncIterator in value) &&
+    !isGenerator(value)
+  ) {
+    if (isDictionaryResponse(value)) return webfw ? dictionaryWebfw(value) : dictionaryWebfw(value).toWeb();
+    return webfw ? jsonWebfw(value, 200) : jsonResponse(value, 200);
+  }
   // A Web response is taken as given: not read, so it may stream.
   if (value instanceof globalThis.Response) return webfw ? Response.fromWebStream(value) : value;
   if (value instanceof Response) return webfw ? value : value.toWeb();

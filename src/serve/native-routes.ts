@@ -7,12 +7,7 @@
  */
 import type { Server } from "bun";
 import { DispatchContext } from "../http/request-context.ts";
-import {
-  hostHeaderProblem,
-  requestProblem,
-  urlRequestProblem,
-  urlTargetProblem,
-} from "../http/request-target.ts";
+import { hostHeaderProblem, targetProblem, urlProblemOf, urlTargetProblem } from "../http/request-target.ts";
 import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import { patternParams } from "../router/route.ts";
@@ -95,8 +90,11 @@ function headOf(get: BunHandler): BunHandler {
   };
 }
 
-/** The route's params, or `null` when the request must be re-routed by its resolved path. */
-type ParamSource = (req: Bun.BunRequest) => Params | null;
+/**
+ * The route's params, or `null` when the request must be re-routed by its resolved path. `href` is
+ * `req.url`, read once by the caller for the target check too (each read builds the string again).
+ */
+type ParamSource = (req: Bun.BunRequest, href: string) => Params | null;
 
 /**
  * Bun matches the raw target but `req.url` holds it with dot segments resolved
@@ -110,9 +108,9 @@ type ParamSource = (req: Bun.BunRequest) => Params | null;
 function paramReader(pattern: string, patternFor: PatternFor): ParamSource {
   if (patternParams(pattern).length === 0) return () => ({});
   const read = nativeParamReader(pattern, patternFor);
-  return (req) => {
+  return (req, href) => {
     const bunParams = req.params as Params;
-    const raw = read(req.url, bunParams);
+    const raw = read(href, bunParams);
     if (raw === null || raw === bunParams) return raw;
     return decodeParams(raw);
   };
@@ -133,12 +131,17 @@ function nativeHandler(
   slowPath: BunHandler,
 ): BunHandler {
   if (!isHostBlind(dispatcher)) {
-    return (req, server) => dispatchNative(dispatcher, req, server, requestProblem, readParams, slowPath);
+    return (req, server) => dispatchNative(dispatcher, req, server, wholeProblem, readParams, slowPath);
   }
   if (patternParams(pattern).length === 0)
     return (req, server) => dispatcher(req, server, {}, WHOLE_CHECK_PENDING);
   return (req, server) =>
-    dispatchNative(dispatcher, req, server, urlRequestProblem, readParams, slowPath, HOST_LINES_PENDING);
+    dispatchNative(dispatcher, req, server, urlProblemOf, readParams, slowPath, HOST_LINES_PENDING);
+}
+
+/** The whole check (Host header and target), for routes that are not host-blind. */
+function wholeProblem(req: globalThis.Request, href: string): string | null {
+  return hostHeaderProblem(req) ?? targetProblem(href);
 }
 
 /** What a host-blind route on a fixed path leaves to its handler's first look: all of the check. */
@@ -155,16 +158,17 @@ function dispatchNative(
   dispatcher: Dispatcher,
   req: Bun.BunRequest,
   server: Server<unknown>,
-  check: (req: globalThis.Request) => string | null,
+  check: (req: globalThis.Request, href: string) => string | null,
   readParams: ParamSource,
   slowPath: BunHandler,
   context?: DispatchContext,
 ): WebResponse | Promise<WebResponse> {
+  const href = req.url;
   // A bad Host or target: the generic path answers 400 with the global middlewares and headers.
-  if (check(req) !== null) return slowPath(req, server);
+  if (check(req, href) !== null) return slowPath(req, server);
   let params: Params | null;
   try {
-    params = readParams(req);
+    params = readParams(req, href);
   } catch {
     // Malformed escapes: the generic path answers 400 with the global middlewares and headers.
     return slowPath(req, server);

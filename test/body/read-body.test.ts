@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
+import { BodyBudget } from "../../src/body/budget.ts";
 import { decodeBody, readBody } from "../../src/body/read-body.ts";
 import { BadRequestError, HttpError } from "../../src/response/errors.ts";
 import { rawRequest } from "../static/raw-http.ts";
@@ -178,5 +179,105 @@ describe("decodeBody", () => {
     const decoded = decodeBody(bytes);
     expect(decoded).toBeInstanceOf(Uint8Array);
     expect(decoded).toEqual(bytes);
+  });
+});
+
+describe("readBody with the app's limits (the native read, budget reserved up front)", () => {
+  const budget = new BodyBudget(4 * LIMIT);
+  const limits = { budget, readTimeoutMs: 300 };
+  let limited: Server<unknown>;
+  let limitedError: unknown = null;
+  let inUseDuringRead = -1;
+
+  beforeAll(() => {
+    limited = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(request) {
+        try {
+          const body = readBody(request, LIMIT, limits);
+          // The declared length is reserved before a byte is read, and given back after.
+          inUseDuringRead = budget.inUse;
+          const bytes = await body;
+          return new Response(new TextDecoder().decode(bytes));
+        } catch (error) {
+          limitedError = error;
+          if (error instanceof HttpError) return new Response(error.message, { status: error.status });
+          return new Response("unexpected", { status: 500 });
+        }
+      },
+    });
+  });
+  afterAll(() => {
+    limited.stop(true);
+  });
+
+  test("a Content-Length body reserves its length while it is read and gives it back", async () => {
+    const response = await fetch(`http://127.0.0.1:${limited.port}/`, { method: "POST", body: "0123456789" });
+    expect(await response.text()).toBe("0123456789");
+    expect(inUseDuringRead).toBe(10);
+    expect(budget.inUse).toBe(0);
+  });
+
+  test("a body longer than its Content-Length: the handler gets exactly the declared bytes", async () => {
+    // The rest is not this request's body: Bun parses it as the next request (and refuses it).
+    const reply = await rawRequest(
+      limited.port!,
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcdeEXTRA BYTES\r\n\r\n",
+      500,
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body.startsWith("abcde")).toBe(true);
+    expect(reply.body).not.toContain("EXTRA");
+    expect(budget.inUse).toBe(0);
+  });
+
+  test("a body shorter than its Content-Length that stalls is 408 after the read timeout, nothing kept", async () => {
+    limitedError = null;
+    const started = Date.now();
+    const reply = await rawRequest(
+      limited.port!,
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly a few bytes",
+      2000,
+    );
+    expect(reply.status).toBe(408);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect((limitedError as HttpError).status).toBe(408);
+    expect(budget.inUse).toBe(0);
+  });
+
+  test("Content-Length over the limit is 413 before reading, and reserves nothing", async () => {
+    const reply = await rawRequest(
+      limited.port!,
+      `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${LIMIT + 1}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(reply.status).toBe(413);
+    expect(budget.inUse).toBe(0);
+  });
+
+  test("a body that does not fit the in-flight total is 503 and reserves nothing", async () => {
+    expect(budget.tryReserve(4 * LIMIT - 5)).toBe(true);
+    try {
+      const response = await fetch(`http://127.0.0.1:${limited.port}/`, {
+        method: "POST",
+        body: "0123456789",
+      });
+      expect(response.status).toBe(503);
+      expect(budget.inUse).toBe(4 * LIMIT - 5);
+    } finally {
+      budget.release(4 * LIMIT - 5);
+    }
+    expect(budget.inUse).toBe(0);
+  });
+
+  test("Content-Length values: digits (leading zeros, blanks around) pass; anything else is 400", () => {
+    const post = (length: string) =>
+      new Request("http://x/", { method: "POST", body: "abc", headers: { "content-length": length } });
+    for (const bad of ["3x", "", " ", "+3", "-3", "3.0", "0x3", "3 3"]) {
+      expect(() => readBody(post(bad), LIMIT, limits)).toThrow(BadRequestError);
+    }
+    expect(budget.inUse).toBe(0);
+    expect(readBody(post("0"), LIMIT, limits)).toEqual(new Uint8Array(0));
+    expect(() => readBody(post("0001001"), LIMIT, limits)).toThrow(HttpError);
   });
 });
