@@ -14,13 +14,13 @@ import { responseContract } from "../contracts/enforce.ts";
 import { planCrossOrigin } from "../cross-origin/plan.ts";
 import { Request } from "../http/request.ts";
 import type { DispatchContext } from "../http/request-context.ts";
+import { requestIdOf } from "../http/request-id.ts";
 import { planIpFilters } from "../ip-filter/plan.ts";
 import { withAccessLog } from "../log/access-log.ts";
 import { logger } from "../log/logger.ts";
 import { createObservability, type DispatcherWrap, type Observability } from "../observability/index.ts";
 import { planRateLimits } from "../rate-limit/plan.ts";
 import { withRequestId } from "../request-id/echo.ts";
-import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import type { RouterBase } from "../router/router-base.ts";
@@ -136,7 +136,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       logger.error("unhandled error in handler", {
         method: raw.method,
         url: raw.url,
-        request_id: requestIdOf(raw),
+        request_id: requestIdOf(raw, context),
         ...logTraceIds(observability, context),
         error,
       }),
