@@ -1,4 +1,5 @@
 import { mediaType } from "../http/media-type.ts";
+import { provideRequestServices } from "../http/request-services.ts";
 import { HttpError } from "../response/errors.ts";
 import { DEFAULT_FORM_LIMITS, type FormLimits, type ParsedForm } from "./form-types.ts";
 import type * as Multipart from "./multipart.ts";
@@ -49,3 +50,15 @@ export async function parseForm(
 ): Promise<ParsedForm> {
   return parseFormSync(body, contentType, limits);
 }
+
+/** `request.form`'s parser (src/http/request-services.ts): `null` for a body that is not a form. */
+function readForm(
+  body: Uint8Array,
+  contentType: string | null,
+  limits: FormLimits | null,
+): ParsedForm | null {
+  if (!isFormContentType(contentType)) return null;
+  return parseFormSync(body, contentType as string, limits ?? DEFAULT_FORM_LIMITS);
+}
+
+provideRequestServices({ readForm });

@@ -9,7 +9,6 @@
 import { isInMemory } from "../conditional/index.ts";
 import type { Request } from "../http/request.ts";
 import { logger } from "../log/logger.ts";
-import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import { peekBody } from "../stream/peek-body.ts";
@@ -92,7 +91,7 @@ export function withCache(inner: Handler, setting: ResolvedCache, context: Cache
     try {
       token = await target.lock(key, lockMs);
     } catch (error) {
-      warnCacheFailed(target, label, requestIdOf(request.raw), error);
+      warnCacheFailed(target, label, request.id, error);
       return compute(request, key, tags, personal);
     }
     if (token === null) {
@@ -125,7 +124,7 @@ export function withCache(inner: Handler, setting: ResolvedCache, context: Cache
     };
     run()
       .catch((error: unknown) =>
-        logger.warning("cache refresh failed", { route: label, request_id: requestIdOf(request.raw), error }),
+        logger.warning("cache refresh failed", { route: label, request_id: request.id, error }),
       )
       .finally(() => refreshing.delete(key));
   };
@@ -150,7 +149,7 @@ export function withCache(inner: Handler, setting: ResolvedCache, context: Cache
     try {
       entry = await target.get(key);
     } catch (error) {
-      warnCacheFailed(target, label, requestIdOf(raw), error);
+      warnCacheFailed(target, label, request.id, error);
     }
     const ifNoneMatch = headers.get("if-none-match");
     if (entry !== null) {

@@ -5,7 +5,8 @@
  * charts. Installed only when the dashboard is on: off, no route is wrapped.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { requestIdOf } from "../request-id/id.ts";
+import { contextOf, type DispatchContext } from "../http/request-context.ts";
+import { requestIdOf } from "../http/request-id.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
 import type { Records, RequestRecord } from "./records.ts";
 import type { RouteStats } from "./route-stats.ts";
@@ -23,7 +24,9 @@ export class RequestRecorder {
 
   wrap(dispatcher: Dispatcher, method: string, pattern: string): Dispatcher {
     const route = `${method} ${pattern}`;
-    return (raw, server, params, context) => {
+    return (raw, server, params, dispatchContext) => {
+      // The request's own context: the id this record keeps is the one the handler and the logs see.
+      const context = contextOf(dispatchContext);
       const url = raw.url;
       const pathStart = url.indexOf("/", url.indexOf("//") + 2);
       const record = this.records.begin(raw.method, pathStart < 0 ? "/" : url.slice(pathStart), pattern);
@@ -32,22 +35,22 @@ export class RequestRecorder {
       try {
         result = this.current.run(record, dispatcher, raw, server, params, context);
       } catch (error) {
-        this.finish(record, route, 500, raw, started);
+        this.finish(record, route, 500, raw, context, started);
         throw error;
       }
       if (result instanceof Promise) {
         return result.then(
           (response) => {
-            this.finish(record, route, response?.status ?? 101, raw, started);
+            this.finish(record, route, response?.status ?? 101, raw, context, started);
             return response;
           },
           (error: unknown) => {
-            this.finish(record, route, 500, raw, started);
+            this.finish(record, route, 500, raw, context, started);
             throw error;
           },
         );
       }
-      this.finish(record, route, result?.status ?? 101, raw, started);
+      this.finish(record, route, result?.status ?? 101, raw, context, started);
       return result;
     };
   }
@@ -60,17 +63,18 @@ export class RequestRecorder {
 
   /**
    * No response from a dispatcher is a WebSocket upgrade (Bun answers 101 itself). The id is the
-   * one the request-id layer gave (src/request-id/id.ts), the one the handler and the logs saw.
+   * one the request-id layer gave (src/http/request-id.ts), the one the handler and the logs saw.
    */
   private finish(
     record: RequestRecord,
     route: string,
     status: number,
     raw: globalThis.Request,
+    context: DispatchContext,
     started: number,
   ): void {
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-    this.records.end(record, status, requestIdOf(raw), durationMs);
+    this.records.end(record, status, requestIdOf(raw, context), durationMs);
     this.stats.add(route, status, durationMs);
   }
 }

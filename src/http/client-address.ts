@@ -4,10 +4,11 @@
  *
  * Without `trustProxy` it is the socket's address (normalised: `::ffff:a.b.c.d` → `a.b.c.d`) and
  * the URL Bun gives, and nothing runs until something reads it. With `trustProxy`, the build puts
- * one layer outermost (src/serve/client-address-layer.ts) that leaves the app's resolver on the request; the
- * first reader resolves it (the socket, then the proxy headers from the right, past the trusted
- * hops only) and every later reader gets the same answer. Kept on Bun's request object under a
- * symbol, like the request id (src/request-id/id.ts), because layers only see that object.
+ * one layer outermost (src/serve/client-address-layer.ts) that leaves the app's resolver in the
+ * request's context; the first reader resolves it (the socket, then the proxy headers from the
+ * right, past the trusted hops only) and every later reader gets the same answer. Kept in the
+ * request's context (src/http/request-context.ts), like the request id (src/http/request-id.ts):
+ * every layer and the handler's `Request` see it, and nothing is written on Bun's request.
  */
 import type { Server } from "bun";
 import { type AddressList, parseAddressList } from "./cidr.ts";
@@ -20,6 +21,7 @@ import {
   parseXForwardedFor,
 } from "./forwarded.ts";
 import { formatIp, type IpBytes, normaliseSocketAddress, parseIp } from "./ip-address.ts";
+import { ContextSlot, type DispatchContext } from "./request-context.ts";
 
 /** `true`: every hop; a number: that many proxies in front of the app; a list: those addresses/ranges. */
 export type TrustProxy = boolean | number | string[];
@@ -69,39 +71,47 @@ export function resolveTrustProxy(option: unknown, headers: unknown = "x-forward
   throw new TypeError("trustProxy must be true, a hop count or a list of addresses and CIDR ranges");
 }
 
-const CLIENT = Symbol("webfw.client");
 /**
- * What the request carries: the app's resolver until the first reader resolves it into a
+ * What the request's context holds: the app's resolver until the first reader resolves it into a
  * `ClientInfo`; without `trustProxy`, the socket's canonical address once a reader asked for it
  * (Bun's `server.requestIP` allocates and asks the socket on every call: a limit, a filter and the
- * access log of one request share one call).
+ * access log of one request share one call when they share the request's own context).
  */
-type Slot = ClientResolver | ClientInfo | string | null;
-type WithClient = globalThis.Request & { [CLIENT]?: Slot };
+type Client = ClientResolver | ClientInfo | string | null;
+const CLIENT = new ContextSlot<Client>();
 
-/** Leaves the app's resolver on a request (src/serve/client-address-layer.ts); the work waits for a reader. */
-export function attachResolver(raw: globalThis.Request, resolver: ClientResolver): void {
-  (raw as WithClient)[CLIENT] ??= resolver;
+/** Leaves the app's resolver in a request's own context (src/serve/client-address-layer.ts); the work waits for a reader. */
+export function attachResolver(context: DispatchContext, resolver: ClientResolver): void {
+  if (CLIENT.get(context) === undefined) CLIENT.set(context, resolver);
 }
 
 /** The client as trusted proxies report it; `null` when `trustProxy` is off for this request. */
-export function forwardedClient(raw: globalThis.Request, server: Server<unknown> | null): ClientInfo | null {
-  const slot = (raw as WithClient)[CLIENT];
-  if (slot === undefined || slot === null || typeof slot === "string") return null;
-  if (!("trusts" in slot)) return slot;
-  const info = resolveClient(raw, server, slot);
-  (raw as WithClient)[CLIENT] = info;
+export function forwardedClient(
+  raw: globalThis.Request,
+  server: Server<unknown> | null,
+  context: DispatchContext | null | undefined,
+): ClientInfo | null {
+  const client = CLIENT.get(context);
+  if (client === undefined || client === null || typeof client === "string") return null;
+  if (!("trusts" in client)) return client;
+  const info = resolveClient(raw, server, client);
+  // A resolver is only ever in an own context (`attachResolver`).
+  CLIENT.set(context as DispatchContext, info);
   return info;
 }
 
 /** The client's address in canonical text, whoever asks (src/http/request.ts, rate limits, logs, filters). */
-export function clientAddressOf(raw: globalThis.Request, server: Server<unknown> | null): string | null {
-  const slot = (raw as WithClient)[CLIENT];
-  if (typeof slot === "string" || slot === null) return slot;
-  if (slot !== undefined) return (forwardedClient(raw, server) as ClientInfo).address;
+export function clientAddressOf(
+  raw: globalThis.Request,
+  server: Server<unknown> | null,
+  context: DispatchContext | null | undefined,
+): string | null {
+  const client = CLIENT.get(context);
+  if (typeof client === "string" || client === null) return client;
+  if (client !== undefined) return (forwardedClient(raw, server, context) as ClientInfo).address;
   const socket = server?.requestIP(raw)?.address;
   const address = socket === undefined ? null : normaliseSocketAddress(socket);
-  (raw as WithClient)[CLIENT] = address;
+  if (context !== null && context !== undefined && !context.shared) CLIENT.set(context, address);
   return address;
 }
 

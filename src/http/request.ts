@@ -1,29 +1,23 @@
 import type { Server } from "bun";
 import type { Identity } from "../auth/identity.ts";
 import type { BackgroundTask } from "../background/tasks.ts";
-import {
-  DEFAULT_FORM_LIMITS,
-  type FormLimits,
-  isFormContentType,
-  type ParsedForm,
-  parseFormSync,
-} from "../body/forms.ts";
-import { jobsOf } from "../jobs/lookup.ts";
-import { requestIdOf } from "../request-id/id.ts";
+import type { FormLimits, ParsedForm } from "../body/form-types.ts";
+// The error classes are the core's own way to say "answer with this status" (docs/errors.md).
 import { BadRequestError } from "../response/errors.ts";
 import type { AppTypes, ClaimsOf, GlobalDepsOf, NoAppTypes, RouterDepsOf } from "../router/app-types.ts";
-import { cspNonceOf } from "../secure-headers/nonce.ts";
 import type { Session } from "../sessions/session.ts";
 import type { UploadTicket } from "../uploads/gate.ts";
-import { type UploadLimits, uploadLimits } from "../uploads/limits.ts";
-import type * as UploadParts from "../uploads/parts.ts";
+import type { UploadLimits } from "../uploads/limits.ts";
 import type { Part } from "../uploads/parts.ts";
 import { clientAddressOf, forwardedClient } from "./client-address.ts";
 import { parseCookies } from "./cookies.ts";
+import { cspNonceOf } from "./csp-nonce.ts";
 import { Headers } from "./headers.ts";
 import { parseJson } from "./json.ts";
 import { QueryParams } from "./query-params.ts";
-import type { DispatchContext, TargetCheck } from "./request-context.ts";
+import { contextOf, type DispatchContext, type TargetCheck } from "./request-context.ts";
+import { assignRequestId, requestIdOf } from "./request-id.ts";
+import { requestServices } from "./request-services.ts";
 import { Url } from "./url.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -45,6 +39,12 @@ function finishCheck(check: TargetCheck, raw: globalThis.Request): null {
  * The request a handler receives (spec `Request`). Everything is parsed on
  * first access; the body is read before the handler runs only for methods
  * that carry one.
+ *
+ * It imports no feature (docs/architecture.md, "What a Request knows"): what a feature keeps for
+ * one request (its id, the CSP nonce, the client's address) is read from the request's context,
+ * where the feature's layer put it; what a feature does for the app (forms, streamed uploads,
+ * jobs) is reached through src/http/request-services.ts; background tasks are a plain list the
+ * dispatcher hands over.
  */
 export class Request<
   P extends Record<string, string> = Record<string, string>,
@@ -69,7 +69,8 @@ export class Request<
 
   /** @internal */ server: Server<unknown> | null;
   /** @internal */ bodyBytes: Uint8Array = EMPTY;
-  /** @internal */ formLimits: FormLimits = DEFAULT_FORM_LIMITS;
+  /** @internal The app's form limits, set by the dispatcher for routes with a body; `null`: the defaults. */
+  formLimits: FormLimits | null = null;
   private parsedForm: ParsedForm | null = null;
   private cachedUrl: Url | null = null;
   private cachedQuery: QueryParams | null = null;
@@ -121,11 +122,24 @@ export class Request<
    * response and written in the access log; error logs and background-task failures carry it always.
    */
   get id(): string {
-    this.idValue ??= requestIdOf(this.raw);
+    this.idValue ??= requestIdOf(this.raw, this.ownContext());
     return this.idValue;
   }
   set id(value: string) {
     this.idValue = value;
+    assignRequestId(this.ownContext(), value);
+  }
+
+  /**
+   * @internal The request's own context (src/http/request-context.ts), made on first need: a
+   * request that had none, or shared one (a host-blind route), gets one that keeps its pending check.
+   */
+  ownContext(): DispatchContext {
+    const context = this.context;
+    if (context !== null && !context.shared) return context;
+    const own = contextOf(context);
+    this.context = own;
+    return own;
   }
 
   /**
@@ -145,7 +159,7 @@ export class Request<
    * request's trace (docs/jobs.md). Resolves with the job's id once it is stored.
    */
   enqueue(name: string, data: unknown, options?: { delay?: number; id?: string }): Promise<string> {
-    const jobs = jobsOf(this.globalDependencies as object);
+    const jobs = requestServices.jobsOf(this.globalDependencies as object);
     if (!jobs) return Promise.reject(new TypeError(`no job named '${name}' (app.job registers one)`));
     return jobs.enqueue(name, data, options);
   }
@@ -156,7 +170,7 @@ export class Request<
    * `secureHeaders` policy uses `NONCE` (the default one does).
    */
   get cspNonce(): string | undefined {
-    return cspNonceOf(this.raw);
+    return cspNonceOf(this.context);
   }
 
   /** Per-request state for middlewares (sessions, timing, …). */
@@ -171,7 +185,7 @@ export class Request<
       if (this.pendingTarget !== null) this.pendingTarget = finishCheck(this.pendingTarget, this.raw);
       this.cachedUrl = Url.parse(this.raw.url);
       // Behind a trusted proxy, the scheme and host the client used (docs/client-address.md).
-      const client = forwardedClient(this.raw, this.server);
+      const client = forwardedClient(this.raw, this.server, this.context);
       if (client !== null && (client.scheme !== null || client.host !== null)) {
         const url = this.cachedUrl;
         this.cachedUrl = new Url(client.scheme ?? url.scheme, client.host ?? url.host, url.path, url.query);
@@ -235,9 +249,9 @@ export class Request<
    */
   get form(): ParsedForm | null {
     if (this.parsedForm === null) {
+      if (this.bodyBytes.length === 0) return null;
       const contentType = this.raw.headers.get("content-type");
-      if (this.bodyBytes.length === 0 || !isFormContentType(contentType)) return null;
-      this.parsedForm = parseFormSync(this.bodyBytes, contentType as string, this.formLimits);
+      this.parsedForm = requestServices.readForm(this.bodyBytes, contentType, this.formLimits);
     }
     return this.parsedForm;
   }
@@ -260,7 +274,7 @@ export class Request<
    * (`trustProxy`, docs/client-address.md); IPv4-mapped IPv6 is written as IPv4.
    */
   get ipAddr(): string | null {
-    if (this.cachedIp === undefined) this.cachedIp = clientAddressOf(this.raw, this.server);
+    if (this.cachedIp === undefined) this.cachedIp = clientAddressOf(this.raw, this.server, this.context);
     return this.cachedIp;
   }
   set ipAddr(value: string | null) {
@@ -268,19 +282,17 @@ export class Request<
   }
 
   /**
-   * The body parsed as JSON, types preserved; nesting is limited to 128 levels.
-   * Throws `BadRequestError` (400 when not caught) on invalid JSON.
-   */
-  /**
    * The parts of a `multipart/form-data` body, read from the socket as they arrive, for routes
    * with `{ body: "stream" }` (docs/uploads.md). `limits` override the app's form limits.
    */
   parts(limits?: Partial<UploadLimits>): AsyncIterableIterator<Part> {
-    // The multipart reader and the file saver load with the first streamed upload (idle memory).
-    const { streamParts } = require("../uploads/parts.ts") as typeof UploadParts;
-    return streamParts(this.raw, uploadLimits(this.formLimits, limits), this.uploadTicket);
+    return requestServices.streamParts(this.raw, limits, this.formLimits, this.uploadTicket);
   }
 
+  /**
+   * The body parsed as JSON, types preserved; nesting is limited to 128 levels.
+   * Throws `BadRequestError` (400 when not caught) on invalid JSON.
+   */
   json<T = unknown>(): T {
     let text: string;
     try {

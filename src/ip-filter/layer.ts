@@ -27,7 +27,7 @@ export function withIpFilter(
   forwarded: boolean,
 ): Dispatcher {
   const filtered: Dispatcher = (raw, server, params, context) => {
-    const address = clientAddressOf(raw, server);
+    const address = clientAddressOf(raw, server, context);
     const bytes = address === null ? null : parseIp(address);
     for (const filter of filters) if (!filter.admits(bytes)) return refuse(raw, server, params, context);
     return dispatcher(raw, server, params, context);

@@ -1,12 +1,13 @@
 /**
  * How `request.enqueue` and a handler Worker find their app's job system without importing it
  * (no import cycle, nothing loaded for an app without jobs): the system is registered under the
- * app's `globalDependencies` object, which every request of the app carries.
+ * app's `globalDependencies` object, which every request of the app carries. The request reaches
+ * this lookup through src/http/request-services.ts (docs/architecture.md, "What a Request knows").
  */
+import { provideRequestServices, type RequestJobQueue } from "../http/request-services.ts";
 
 /** The part of the job system a request reaches (src/jobs/system.ts). */
-export interface JobEnqueuer {
-  enqueue(name: string, data: unknown, options?: { delay?: number; id?: string }): Promise<string>;
+export interface JobEnqueuer extends RequestJobQueue {
   /** The handlers of `offload` jobs, for a pool Worker (src/workers/run-call.ts). */
   offloadedHandlers(): Map<string, (data: unknown, job: OffloadedJobContext) => unknown>;
 }
@@ -28,3 +29,5 @@ export function registerJobs(globalDependencies: object, system: JobEnqueuer): v
 export function jobsOf(globalDependencies: object): JobEnqueuer | undefined {
   return systems.get(globalDependencies);
 }
+
+provideRequestServices({ jobsOf });

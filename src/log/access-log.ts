@@ -1,8 +1,8 @@
 import { clientAddressOf } from "../http/client-address.ts";
-import type { DispatchContext } from "../http/request-context.ts";
+import { contextOf, type DispatchContext } from "../http/request-context.ts";
+import { requestIdOf } from "../http/request-id.ts";
 import { matchPath } from "../http/request-target.ts";
 import type { RouteInfo } from "../observability/route-info.ts";
-import { requestIdOf } from "../request-id/id.ts";
 import type { Dispatcher } from "../serve/dispatch.ts";
 import { logger } from "./logger.ts";
 
@@ -25,22 +25,25 @@ export function withAccessLog(
   const pattern = route?.pattern ?? undefined;
   return (raw, server, params, context) => {
     const started = performance.now();
+    // The request's own context, so that the id and the address the route's layers and handler
+    // settle on are the ones this line writes (src/http/request-id.ts, src/http/client-address.ts).
+    const own = contextOf(context);
     const log = (response: WebResponse): WebResponse => {
       const duration = performance.now() - started;
-      const ids = traceIds?.(context);
+      const ids = traceIds?.(own);
       // The id the request-id layer gave it (or, with request ids off, one made now for this line).
       // An upgrade hands Bun no response (src/websocket/mount.ts reports it as `{ status: 101 }`).
       logger.accessLog(raw.method, matchPath(raw.url), response.status, duration, {
         route: pattern,
         // The same address every reader sees (docs/client-address.md), in full (rate limits group IPv6).
-        client: clientAddressOf(raw, server),
-        requestId: requestIdOf(raw),
+        client: clientAddressOf(raw, server, own),
+        requestId: requestIdOf(raw, own),
         traceId: ids?.traceId,
         spanId: ids?.spanId,
       });
       return response;
     };
-    const result = dispatcher(raw, server, params, context);
+    const result = dispatcher(raw, server, params, own);
     return result instanceof Promise ? result.then(log) : log(result);
   };
 }

@@ -7,6 +7,7 @@
 import type { Attributes } from "@opentelemetry/api";
 import type { Server } from "bun";
 import { clientAddressOf } from "../http/client-address.ts";
+import type { DispatchContext } from "../http/request-context.ts";
 
 export const ATTR_HTTP_REQUEST_METHOD = "http.request.method";
 export const ATTR_HTTP_REQUEST_METHOD_ORIGINAL = "http.request.method_original";
@@ -58,6 +59,7 @@ export function requestAttributes(
   raw: globalThis.Request,
   server: Server<unknown> | null,
   route: string | null,
+  context?: DispatchContext,
 ): Attributes {
   const url = raw.url;
   const method = raw.method;
@@ -83,7 +85,7 @@ export function requestAttributes(
   const peer = server?.requestIP(raw);
   if (peer) {
     // `client.address` is the app's client (behind `trustProxy`, the proxies' report); the peer is the socket.
-    attributes[ATTR_CLIENT_ADDRESS] = clientAddressOf(raw, server) ?? peer.address;
+    attributes[ATTR_CLIENT_ADDRESS] = clientAddressOf(raw, server, context) ?? peer.address;
     attributes[ATTR_NETWORK_PEER_ADDRESS] = peer.address;
     attributes[ATTR_NETWORK_PEER_PORT] = peer.port;
   }

@@ -25,7 +25,7 @@ import {
 } from "@opentelemetry/api";
 import type { Server } from "bun";
 import { ContextSlot, contextOf, type DispatchContext } from "../http/request-context.ts";
-import { requestIdOf } from "../request-id/id.ts";
+import { requestIdOf } from "../http/request-id.ts";
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -86,6 +86,7 @@ export function recordRequestError(error: unknown, context: DispatchContext | nu
 function finish(
   state: SpanState,
   raw: globalThis.Request,
+  context: DispatchContext,
   response: globalThis.Response,
 ): globalThis.Response {
   if (state.ended) return response;
@@ -95,7 +96,7 @@ function finish(
   const status = response?.status ?? 101;
   span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
   // The id the request-id layer assigned (or, with request ids off, the one logs and handlers see).
-  span.setAttribute(ATTR_REQUEST_ID, requestIdOf(raw));
+  span.setAttribute(ATTR_REQUEST_ID, requestIdOf(raw, context));
   // Server spans: 5xx is an error, 4xx is the client's (HTTP semantic conventions, "Status").
   if (status >= 500) {
     span.setAttribute(ATTR_ERROR_TYPE, state.errorType ?? String(status));
@@ -170,16 +171,16 @@ export function traceDispatcher(
     // Not sampled (or no SDK): nothing to record, but the context still travels (to Workers, to user code).
     if (!span.isRecording())
       return context.with(active, run, undefined, raw, server, params, dispatchContext);
-    span.setAttributes(requestAttributes(raw, server, pattern));
-    const state: SpanState = { span, ended: false };
     const own = contextOf(dispatchContext);
+    span.setAttributes(requestAttributes(raw, server, pattern, own));
+    const state: SpanState = { span, ended: false };
     LIVE.set(own, state);
     const signal = raw.signal;
     const onAbort = () => aborted(state);
     signal.addEventListener("abort", onAbort, { once: true });
     const done = (response: globalThis.Response) => {
       signal.removeEventListener("abort", onAbort);
-      return finish(state, raw, response);
+      return finish(state, raw, own, response);
     };
     let result: globalThis.Response | Promise<globalThis.Response>;
     try {

@@ -8,10 +8,10 @@ import type { AppState } from "../app-state.ts";
 import { configureBackground } from "../background/tasks.ts";
 import { BodyBudget } from "../body/budget.ts";
 import { Request } from "../http/request.ts";
+import { requestIdOf } from "../http/request-id.ts";
 import { logger } from "../log/logger.ts";
 import type { Observability } from "../observability/index.ts";
 import type { RouteInfo } from "../observability/route-info.ts";
-import { requestIdOf } from "../request-id/id.ts";
 import { toWebResponse } from "../response/convert.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import type { RouterBase } from "../router/router-base.ts";
@@ -111,7 +111,7 @@ export async function buildRuntime(app: AppState, options: BuildOptions = {}): P
       logger.error("unhandled error in handler", {
         method: raw.method,
         url: raw.url,
-        request_id: requestIdOf(raw),
+        request_id: requestIdOf(raw, context),
         ...Object.assign({}, ...logFields.map((fields) => fields(context))),
         error,
       }),

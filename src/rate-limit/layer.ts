@@ -15,7 +15,7 @@ import { clientAddressOf } from "../http/client-address.ts";
 import { addressGroup } from "../http/ip-address.ts";
 import { Request } from "../http/request.ts";
 import { ContextSlot, contextOf } from "../http/request-context.ts";
-import { requestIdOf } from "../request-id/id.ts";
+import { requestIdOf } from "../http/request-id.ts";
 import { withHeader } from "../response/copy-response.ts";
 import { HttpError } from "../response/errors.ts";
 import type { DispatchContext, Dispatcher, Params } from "../serve/dispatch.ts";
@@ -112,7 +112,7 @@ export function withRateLimit(
     warnStoreFailed(store, {
       policy: name,
       on_store_error: limit.onStoreError,
-      request_id: requestIdOf(raw),
+      request_id: requestIdOf(raw, context),
       error,
     });
     if (limit.onStoreError === "allow") return dispatcher(raw, server, params, context);
@@ -149,7 +149,7 @@ export function withRateLimit(
   const key = limit.key;
   if (key === "ip") {
     const byAddress: Dispatcher = (raw, server, params, context) =>
-      count(raw, server, params, addressKey(clientAddressOf(raw, server)), context);
+      count(raw, server, params, addressKey(clientAddressOf(raw, server, context)), context);
     // Keyed by the socket's address alone, the limit reads nothing of the request: a host-blind
     // route stays host-blind under it (src/serve/host-blind.ts). Behind a trusted proxy the address
     // is a header read: no mark then.
@@ -172,8 +172,11 @@ export function withRateLimit(
           }
           return made;
         };
-  return async (raw, server, params, context) => {
+  return async (raw, server, params, dispatchContext) => {
+    // The key function's request and the route's share one context (its client address, its id).
+    const context = contextOf(dispatchContext);
     const request = requestFor(raw, server, params);
+    request.context = context;
     let made: string | null | undefined;
     try {
       made = await keyOf(request);

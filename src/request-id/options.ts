@@ -1,4 +1,4 @@
-import { DEFAULT_REQUEST_ID_HEADER } from "./id.ts";
+import { DEFAULT_REQUEST_ID_HEADER } from "../http/request-id.ts";
 
 /** `new Webfw(path, { requestId })`: see docs/request-ids.md. */
 export interface RequestIdOptions {

@@ -4,6 +4,8 @@
  * before anything runs, then writes the headers on whatever answer comes back, errors included.
  * Built only when the app or a route turns the option on (src/secure-headers/plan.ts).
  */
+import { setCspNonce } from "../http/csp-nonce.ts";
+import { contextOf } from "../http/request-context.ts";
 import type { DispatcherWrap } from "../observability/route-info.ts";
 import { copyResponse } from "../response/copy-response.ts";
 import type { RouteRecord } from "../router/route.ts";
@@ -43,8 +45,15 @@ export function secureHeadersLayer(
 function withSecureHeaders(dispatcher: Dispatcher, policy: HeaderPolicy): Dispatcher {
   const wrapped: Dispatcher = (raw, server, params, context) => {
     // Made before the route runs, so the handler, its templates and after-middlewares can read it.
-    const nonce = policy.usesNonce ? newNonce(raw) : undefined;
-    const result = dispatcher(raw, server, params, context);
+    // Kept in the request's own context (src/http/csp-nonce.ts); no nonce, no context made.
+    let nonce: string | undefined;
+    let inner = context;
+    if (policy.usesNonce) {
+      nonce = newNonce();
+      inner = contextOf(context);
+      setCspNonce(inner, nonce);
+    }
+    const result = dispatcher(raw, server, params, inner);
     return result instanceof Promise
       ? result.then((response) => stamp(response, raw, policy, nonce))
       : stamp(result, raw, policy, nonce);

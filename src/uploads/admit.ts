@@ -7,6 +7,8 @@
  */
 import type { Request } from "../http/request.ts";
 import type { UploadGate } from "./gate.ts";
+// Hands `request.parts()` its reader (src/http/request-services.ts): every streamed route passes here.
+import "./request-parts.ts";
 
 export function admitUploads(
   handler: (request: Request) => unknown,

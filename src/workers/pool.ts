@@ -112,7 +112,7 @@ export class WorkerPool {
       // Behind a trusted proxy, the URL the client asked for (docs/client-address.md); a URL without
       // a host (HTTP/1.0 without Host) stays the bare target the Worker makes absolute.
       url:
-        forwardedClient(request.raw, request.server) === null || request.url.host === ""
+        forwardedClient(request.raw, request.server, request.context) === null || request.url.host === ""
           ? absoluteUrl(request.raw.url)
           : request.url.toString(),
       method: request.method,

@@ -20,6 +20,7 @@ import { Identity } from "../auth/identity.ts";
 import { tasksAfter } from "../background/after-response.ts";
 import { configureBackground, drainBackground } from "../background/tasks.ts";
 import { responseContract } from "../contracts/enforce.ts";
+import { setCspNonce } from "../http/csp-nonce.ts";
 import { Request } from "../http/request.ts";
 import { jobsOf } from "../jobs/lookup.ts";
 import { scopeOf, walkTree } from "../plan/tree.ts";
@@ -28,7 +29,6 @@ import { toWebResponse } from "../response/convert.ts";
 import { withDefaultStatus } from "../response/default-status.ts";
 import { HttpError } from "../response/errors.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
-import { setCspNonce } from "../secure-headers/nonce.ts";
 import { Session } from "../sessions/session.ts";
 import { peekBody } from "../stream/peek-body.ts";
 import {
@@ -125,7 +125,7 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
   );
   request.bodyBytes = call.body;
   request.id = call.requestId;
-  if (call.cspNonce !== undefined) setCspNonce(raw, call.cspNonce);
+  if (call.cspNonce !== undefined) setCspNonce(request.ownContext(), call.cspNonce);
   // Cloned across the thread: the client-data marks (src/response/client-data.ts) are set again here.
   request.args = call.args;
   request.parsedBody = call.parsedBody;

@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import type { Server } from "bun";
 import { attachResolver, resolveTrustProxy } from "../../src/http/client-address.ts";
+import { DispatchContext } from "../../src/http/request-context.ts";
 import { requestAttributes } from "../../src/observability/http-attributes.ts";
 
 const socket = (address: string) =>
@@ -13,8 +14,12 @@ const socket = (address: string) =>
 
 test("client.address follows trustProxy; network.peer.address is the socket", () => {
   const raw = new Request("http://shop.example/x", { headers: { "x-forwarded-for": "203.0.113.7" } });
-  attachResolver(raw, resolveTrustProxy(["10.0.0.0/8"]) as NonNullable<ReturnType<typeof resolveTrustProxy>>);
-  const attributes = requestAttributes(raw, socket("::ffff:10.1.2.3"), "/x");
+  const context = new DispatchContext();
+  attachResolver(
+    context,
+    resolveTrustProxy(["10.0.0.0/8"]) as NonNullable<ReturnType<typeof resolveTrustProxy>>,
+  );
+  const attributes = requestAttributes(raw, socket("::ffff:10.1.2.3"), "/x", context);
   expect(attributes["client.address"]).toBe("203.0.113.7");
   expect(attributes["network.peer.address"]).toBe("::ffff:10.1.2.3");
 });

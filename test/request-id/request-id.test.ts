@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import app from "../../examples/request-ids.ts";
+import { isSaneRequestId, MAX_REQUEST_ID_LENGTH } from "../../src/http/request-id.ts";
 import { HttpError, type ServerHandle, Webfw } from "../../src/index.ts";
 import { type LogLevel, logger, stderrSink } from "../../src/log/logger.ts";
-import { isSaneRequestId, MAX_REQUEST_ID_LENGTH } from "../../src/request-id/id.ts";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
