@@ -187,7 +187,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
 
   // The one response form of this route, for its handler's value and for errors alike: the Web
   // response Bun sends when it has no after-middleware, else the webfw `Response` they change,
-  // sent with one `.toWeb()` at the end (docs/architecture.md, "One response form").
+  // sent with one `.toWeb()` at the end (docs/architecture.md, "The pipeline").
   const webfwForm = plan.after.length > 0;
   // Errors: the same conversion and after-middlewares, without the background tasks (a request
   // whose handler failed drops them, docs/events.md). An after-middleware's own failure there
