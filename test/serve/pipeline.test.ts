@@ -163,9 +163,7 @@ describe("errors take the route's way", () => {
   });
 
   test("a rejected thenable from the handler is the error", async () => {
-    const dispatch = dispatcher(() => ({
-      then: (_: unknown, reject: (e: unknown) => void) => reject(new Error("no")),
-    }));
+    const dispatch = dispatcher(() => thenable(Promise.reject(new Error("no"))));
     const response = await dispatch(get(), null, {});
     expect(response.status).toBe(500);
   });
