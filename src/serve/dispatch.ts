@@ -245,29 +245,33 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
 
   // A handler declared without parameters (`() => "hello"`) on a route with nothing around it
   // never sees a `Request`: none is made unless it fails (the error answer needs one). Nothing
-  // can read the Host or the target either, so the pending check has nothing to finish.
+  // can read the Host or the target either, so the pending check has nothing to finish. (A
+  // host-blind route without a body has no response-header rules: nothing to add after it.)
   const call = plan.handler as () => unknown;
-  const answerValue = (value: unknown, raw: globalThis.Request): Answer => {
-    const response = toWebResponse(value, raw);
-    return isThenable(response)
-      ? response.then((ready) => finish(ready, raw))
-      : finish(response as WebResponse, raw);
-  };
+  const answerLater = (
+    pending: PromiseLike<unknown>,
+    raw: globalThis.Request,
+    server: Server<unknown> | null,
+    params: Params,
+    context: DispatchContext | undefined,
+  ): Promise<WebResponse> =>
+    Promise.resolve(pending)
+      .then((value) => toWebResponse(value, raw))
+      .catch((error) => fail(error, requestOf(raw, server, params, context)));
   const withoutRequest: Dispatcher = (raw, server, params, context) => {
-    const failed = (error: unknown) => fail(error, requestOf(raw, server, params, context));
+    let pending: PromiseLike<unknown>;
     try {
       const value = call();
-      if (!isThenable(value)) {
-        const response = answerValue(value, raw);
-        return response instanceof globalThis.Response ? response : response.catch(failed);
+      if (isThenable(value)) pending = timeoutMs > 0 ? withinTime(value, timeoutMs) : value;
+      else {
+        const response = toWebResponse(value, raw);
+        if (!isThenable(response)) return response;
+        pending = response;
       }
-      const pending = timeoutMs > 0 ? withinTime(value, timeoutMs) : value;
-      return Promise.resolve(pending)
-        .then((resolved) => answerValue(resolved, raw))
-        .catch(failed);
     } catch (error) {
-      return failed(error);
+      return fail(error, requestOf(raw, server, params, context));
     }
+    return answerLater(pending, raw, server, params, context);
   };
   return markHostBlind(withoutRequest);
 }
