@@ -232,14 +232,30 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
   };
 
   const start = first;
-  const dispatch: Dispatcher = (raw, server, params, context) => {
-    const request = requestOf(raw, server, params, context);
-    try {
-      return start(request);
-    } catch (error) {
-      return fail(error, request);
-    }
-  };
+  // Nothing around the handler, no timeout: the handler and the conversion in one function (one
+  // function less to call and to compile than the chain of the same steps).
+  const direct = nothingAround && !readsBody && timeoutMs === 0 && responseRules.length === 0;
+  const dispatch: Dispatcher = direct
+    ? (raw, server, params, context) => {
+        const request = requestOf(raw, server, params, context);
+        try {
+          const value = handler(request);
+          if (isThenable(value)) return later(value, request, respond, fail);
+          const response = toWebResponse(value, raw);
+          if (isThenable(response)) return later(response, request, sent, fail);
+          return request.backgroundTasks === null ? response : tasksAfter(request, response);
+        } catch (error) {
+          return fail(error, request);
+        }
+      }
+    : (raw, server, params, context) => {
+        const request = requestOf(raw, server, params, context);
+        try {
+          return start(request);
+        } catch (error) {
+          return fail(error, request);
+        }
+      };
   if (!hostBlind) return dispatch;
   if (readsBody || !declaresNoParameters(plan.handler)) return markHostBlind(dispatch);
 
