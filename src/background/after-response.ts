@@ -2,8 +2,9 @@
  * The dispatcher's hand-over: when a request left background tasks, start
  * them once its response is ready (src/background/tasks.ts), or, when its
  * body streams, once that stream is over (read to its end, failed, or
- * cancelled because the client went away). A request that left none costs
- * one field check.
+ * cancelled because the client went away). The dispatcher checks
+ * `request.backgroundTasks` itself and calls here only when there are some,
+ * so a request that left none never enters this file (docs/architecture.md).
  */
 import type { Request } from "../http/request.ts";
 import { requestPath } from "../http/request-target.ts";
@@ -13,15 +14,6 @@ import { onStreamEnd } from "../stream/on-stream-end.ts";
 import { startBackground } from "./tasks.ts";
 
 type WebResponse = globalThis.Response;
-
-export function afterResponse<R extends WebResponse | Promise<WebResponse>>(
-  request: Request,
-  response: R,
-): R {
-  if (request.backgroundTasks === null) return response;
-  if (response instanceof Promise) return response.then((ready) => tasksAfter(request, ready)) as R;
-  return tasksAfter(request, response) as R;
-}
 
 /**
  * `response` with the request's tasks handed over: now, or for a streamed body when it is over

@@ -1,18 +1,16 @@
 /**
- * Step 3 of a request (docs/architecture.md): the compiled dispatcher of one route and method.
- * `compileRoute` keeps only the steps the route needs; the handler's value is converted once
- * (src/response/convert.ts), errors likewise (`errorResponse`). Called by src/serve/native-routes.ts
- * (Bun's table) and src/serve/runtime.ts (everything else).
+ * Step 3 of a request (docs/architecture.md, "One request"): the compiled dispatcher of one route
+ * and method. `compileRoute` composes, once at start, a chain of the steps the route needs, each
+ * calling the next directly; the handler's value (or an error's) is converted once, to the route's
+ * one response form (src/response/convert.ts). Called by src/serve/native-routes.ts (Bun's table)
+ * and src/serve/runtime.ts (everything else).
  */
 import type { Server } from "bun";
 import type { ArgSpec } from "../args/t.ts";
-import { validateJson } from "../args/validate-json.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
-import { afterResponse } from "../background/after-response.ts";
+import { tasksAfter } from "../background/after-response.ts";
 import type { FormLimits } from "../body/forms.ts";
-import { isFormContentType } from "../body/forms.ts";
 import { type BodyLimits, readBody } from "../body/read-body.ts";
-import { isJsonMediaType, mediaType } from "../http/media-type.ts";
 import { Request } from "../http/request.ts";
 import type { DispatchContext } from "../http/request-context.ts";
 import { matchPath } from "../http/request-target.ts";
@@ -20,20 +18,16 @@ import type { TracingHooks } from "../observability/hooks.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebfwResponse, toWebResponse } from "../response/convert.ts";
 import { copyResponse } from "../response/copy-response.ts";
-import {
-  defaultErrorAnswer,
-  defaultErrorResponse,
-  type ErrorFormat,
-  type ErrorLogger,
-  type ErrorResponseOptions,
-} from "../response/error-response.ts";
-import { HttpError, ValidationError } from "../response/errors.ts";
+import type { ErrorFormat, ErrorLogger } from "../response/error-response.ts";
+import { HttpError } from "../response/errors.ts";
 import { Response } from "../response/response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
+import { errorAnswer } from "./error-answer.ts";
 import { applyHeaderRules, type HeaderRule } from "./header-rules.ts";
 import { markHostBlind } from "./host-blind.ts";
-import { withTimeout } from "./timeout.ts";
+import { parseArgs, validateBody } from "./route-input.ts";
+import { withinTime } from "./timeout.ts";
 
 type WebResponse = globalThis.Response;
 export type Params = Record<string, string>;
@@ -94,20 +88,71 @@ export interface RoutePlan {
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
+/** What a step gives: the response Bun sends, now or once something pending is done. */
+type Answer = WebResponse | Promise<WebResponse>;
+/** One step of a route's pipeline: does its work, then calls the next step directly. */
+type Step = (request: Request) => Answer;
+/** The rest of the way of a converted response (after-middlewares, header rules, tasks). */
+type Sink<R> = (response: R, request: Request) => Answer;
+/** The answer to an error: never throws, never rejects. */
+type Failure = (error: unknown, request: Request) => Answer;
+
 /**
- * Builds the dispatcher of one route with only the steps it needs (docs/architecture.md):
- * request headers ▶ body ▶ before middlewares ▶ auth ▶ typed args ▶ body
- * schema ▶ handler ▶ conversion ▶ after middlewares ▶ response headers.
+ * The promise rule of the pipeline (docs/architecture.md, "One request"): a value is awaited only
+ * when it is thenable, and the pipeline stays synchronous until one is. Applies to everything a
+ * step is given: middlewares', handlers', authentication's and conversions' values.
+ */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value instanceof Promise ||
+    (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function")
+  );
+}
+
+/** The failure of the error answer's own after-middlewares: up to the error answer (src/serve/error-answer.ts). */
+const rethrow: Failure = (error) => {
+  throw error;
+};
+
+/**
+ * The rest of the pipeline once `pending` settles: `next` with its value, `fail` with its
+ * rejection or with what `next` throws. The one place a step turns into a promise.
+ */
+function later<T>(
+  pending: PromiseLike<T>,
+  request: Request,
+  next: (value: T, request: Request) => Answer,
+  fail: Failure,
+): Promise<WebResponse> {
+  return Promise.resolve(pending).then(
+    (value) => {
+      try {
+        return next(value, request);
+      } catch (error) {
+        return fail(error, request);
+      }
+    },
+    (error) => fail(error, request),
+  );
+}
+
+/**
+ * Builds the dispatcher of one route: the steps it needs, composed here, once, into closures
+ * that call one another directly (docs/architecture.md, "One request"):
+ * request-header rules ▶ body ▶ before-middlewares ▶ auth ▶ typed args ▶ body schema ▶ handler
+ * ▶ the value converted once ▶ after-middlewares ▶ response-header rules ▶ background tasks.
+ * A route with none of them is the handler and the conversion; a synchronous chain stays
+ * synchronous (no promise, no microtask turn) until a step's value is thenable.
  */
 export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatcher {
-  const handler = withTimeout(plan.invoke ?? plan.handler, plan.timeoutMs ?? config.timeoutMs ?? 0);
+  const handler = plan.invoke ?? plan.handler;
+  const timeoutMs = plan.timeoutMs ?? config.timeoutMs ?? 0;
   const readsBody = BODY_METHODS.has(plan.method) && plan.rawBody !== true;
   const headersExcluded = config.excludedHeaderPaths.has(plan.pattern);
   const responseRules = headersExcluded ? [] : config.responseHeaders;
   const checkExcludedPath =
     !headersExcluded && config.excludedHeaderPaths.size > 0 && plan.pathParamNames.length > 0;
-  // Nothing of the request is looked at before the handler, nor anything done after it but the
-  // conversion. Streamed bodies (`request.parts()`) need the app's form limits set below.
+  // Nothing looks at the request before the handler, nor does anything but the conversion after it.
   const nothingAround =
     plan.before.length === 0 &&
     plan.after.length === 0 &&
@@ -116,16 +161,56 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
     plan.body === null &&
     config.requestHeaders.length === 0 &&
     plan.rawBody !== true;
-  const bare = nothingAround && responseRules.length === 0 && !readsBody;
+  // Host-blind (src/serve/host-blind.ts): an inline handler sees the Host and the target only
+  // through `request.url`/`queryParams`/`headers`, which finish the check (`pending`); reading the
+  // body looks at neither (just its own framing). Response-header rules on a route without a body
+  // keep the whole check up front, as they always did.
+  const hostBlind = nothingAround && plan.invoke === undefined && (readsBody || responseRules.length === 0);
 
+  /** The response-header rules (none on an excluded path). */
   const finish = (response: WebResponse, raw: globalThis.Request): WebResponse => {
     if (responseRules.length === 0) return response;
     if (checkExcludedPath && config.excludedHeaderPaths.has(matchPath(raw.url))) return response;
     return withHeaderRules(response, responseRules);
   };
+  const finished = (response: WebResponse, request: Request): WebResponse => finish(response, request.raw);
 
-  const fail = (error: unknown, request: Request): Promise<WebResponse> =>
-    errorResponse(error, request, plan.after, config).then((response) => finish(response, request.raw));
+  // The end of a handled request: header rules, then the background tasks the handler left
+  // (src/background/), checked here so that a request without any enters nothing more.
+  const sent: Sink<WebResponse> =
+    responseRules.length === 0
+      ? (response, request) => (request.backgroundTasks === null ? response : tasksAfter(request, response))
+      : (response, request) => {
+          const ready = finish(response, request.raw);
+          return request.backgroundTasks === null ? ready : tasksAfter(request, ready);
+        };
+
+  // The one response form of this route, for its handler's value and for errors alike: the Web
+  // response Bun sends when it has no after-middleware, else the webfw `Response` they change,
+  // sent with one `.toWeb()` at the end (docs/architecture.md, "The pipeline").
+  const webfwForm = plan.after.length > 0;
+  // Errors: the same conversion and after-middlewares, without the background tasks (a request
+  // whose handler failed drops them, docs/events.md). An after-middleware's own failure there
+  // ends in the default answer, with the header rules only (`rethrow` hands it back there).
+  const errorRest = (webfwForm ? afterChain(plan.after, finished, rethrow) : finished) as Sink<
+    WebResponse | Response
+  >;
+  const fail: Failure = errorAnswer(config, webfwForm, errorRest, finished);
+
+  const respond: (value: unknown, request: Request) => Answer = webfwForm
+    ? respondWith(toWebfwResponse, afterChain(plan.after, sent, fail), fail)
+    : respondWith(toWebResponse, sent, fail);
+
+  // Built from the handler backwards: each step is given the one after it.
+  let first = handlerStep(handler, timeoutMs, respond, fail);
+  if (plan.body !== null) first = bodySchemaStep(plan.body, first, fail);
+  if (plan.args !== null) first = argsStep(plan.args, plan.pathParamNames, first);
+  if (plan.auth !== null) first = authStep(plan.auth, plan.authRequired, first, fail);
+  for (let i = plan.before.length - 1; i >= 0; i--)
+    first = beforeStep(plan.before[i] as BeforeMiddleware, first, finished, fail);
+  if (readsBody) first = bodyStep(config, first, fail);
+  else if (plan.rawBody === true) first = formLimitsStep(config.formLimits, first);
+  if (config.requestHeaders.length > 0) first = requestHeadersStep(config.requestHeaders, first);
 
   /** The handler's request; on a host-blind route it carries what is left of the Host check. */
   const requestOf = (
@@ -146,286 +231,254 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
     return request;
   };
 
-  if (bare) {
-    // The hot path: nothing runs around the handler, so skip the async machinery.
-    const dispatch: Dispatcher = (raw, server, params, context) => {
-      const request = requestOf(raw, server, params, context);
-      try {
-        const value = handler(request);
-        if (value instanceof Promise) {
-          return value.then(
-            (resolved) => afterResponse(request, toWebResponse(resolved, raw)),
-            (error) => fail(error, request),
-          );
+  const start = first;
+  // Nothing around the handler, no timeout: the handler and the conversion in one function (one
+  // function less to call and to compile than the chain of the same steps).
+  const direct = nothingAround && !readsBody && timeoutMs === 0 && responseRules.length === 0;
+  const dispatch: Dispatcher = direct
+    ? (raw, server, params, context) => {
+        const request = requestOf(raw, server, params, context);
+        try {
+          const value = handler(request);
+          if (isThenable(value)) return later(value, request, respond, fail);
+          const response = toWebResponse(value, raw);
+          if (isThenable(response)) return later(response, request, sent, fail);
+          return request.backgroundTasks === null ? response : tasksAfter(request, response);
+        } catch (error) {
+          return fail(error, request);
         }
-        const response = afterResponse(request, toWebResponse(value, raw));
-        return response instanceof Promise ? response.catch((error) => fail(error, request)) : response;
-      } catch (error) {
-        return fail(error, request);
       }
-    };
-    // Nothing runs before the handler here, and an inline handler sees the Host and the target only
-    // through `request.url`/`queryParams`/`headers`, which finish the check (`pending`).
-    return plan.invoke === undefined ? markHostBlind(dispatch) : dispatch;
-  }
-
-  if (nothingAround && readsBody) {
-    // Only the body is read before the handler (`POST /json`): the same steps as below without an
-    // async function, whose frame and extra promise per request cost more than the steps themselves.
-    const done = (request: Request, raw: globalThis.Request, value: unknown) => {
-      try {
-        const response = toWebResponse(value, raw);
-        if (response instanceof Promise) {
-          return response.then(
-            (ready) => afterResponse(request, finish(ready, raw)),
-            (error) => fail(error, request),
-          );
+    : (raw, server, params, context) => {
+        const request = requestOf(raw, server, params, context);
+        try {
+          return start(request);
+        } catch (error) {
+          return fail(error, request);
         }
-        return afterResponse(request, finish(response, raw));
-      } catch (error) {
-        return fail(error, request);
-      }
-    };
-    const answer = (request: Request, raw: globalThis.Request) => {
-      let value: unknown;
-      try {
-        value = handler(request);
-      } catch (error) {
-        return fail(error, request);
-      }
-      if (!isThenable(value)) return done(request, raw, value);
-      return Promise.resolve(value).then(
-        (resolved) => done(request, raw, resolved),
-        (error) => fail(error, request),
-      );
-    };
-    const dispatch: Dispatcher = (raw, server, params, context) => {
-      const request = requestOf(raw, server, params, context);
-      request.formLimits = config.formLimits;
-      let body: Uint8Array | Promise<Uint8Array>;
-      try {
-        body = readBody(raw, config.maxBodySize, config.bodyLimits);
-      } catch (error) {
-        return fail(error, request);
-      }
-      if (body instanceof Uint8Array) {
-        request.bodyBytes = body;
-        return answer(request, raw);
-      }
-      return body.then(
-        (bytes) => {
-          request.bodyBytes = bytes;
-          return answer(request, raw);
-        },
-        (error) => fail(error, request),
-      );
-    };
-    // Reading the body looks at neither the Host nor the target (just the body's own framing).
-    return plan.invoke === undefined ? markHostBlind(dispatch) : dispatch;
-  }
+      };
+  if (!hostBlind) return dispatch;
+  if (readsBody || !declaresNoParameters(plan.handler)) return markHostBlind(dispatch);
 
-  // Something runs before the handler: never host-blind, so the request was checked whole already.
-  return async (raw, server, params, context) => {
-    let request = new Request(raw, params, server, config.globalDependencies, plan.routerDependencies);
-    if (context !== undefined) request.context = context;
+  // A handler declared without parameters (`() => "hello"`) on a route with nothing around it
+  // never sees a `Request`: none is made unless it fails (the error answer needs one). Nothing
+  // can read the Host or the target either, so the pending check has nothing to finish. (A
+  // host-blind route without a body has no response-header rules: nothing to add after it.)
+  const call = plan.handler as () => unknown;
+  const answerLater = (
+    pending: PromiseLike<unknown>,
+    raw: globalThis.Request,
+    server: Server<unknown> | null,
+    params: Params,
+    context: DispatchContext | undefined,
+  ): Promise<WebResponse> =>
+    Promise.resolve(pending)
+      .then((value) => toWebResponse(value, raw))
+      .catch((error) => fail(error, requestOf(raw, server, params, context)));
+  const withoutRequest: Dispatcher = (raw, server, params, context) => {
+    let pending: PromiseLike<unknown>;
     try {
-      if (config.requestHeaders.length > 0) applyHeaderRules(request.headers.raw, config.requestHeaders);
-      if (readsBody) {
-        // Inline rather than a helper: one async frame (and its promise) less per request with a body.
-        const body = readBody(raw, config.maxBodySize, config.bodyLimits);
-        request.bodyBytes = body instanceof Uint8Array ? body : await body;
-        request.formLimits = config.formLimits;
-      } else if (plan.rawBody === true) request.formLimits = config.formLimits;
-      for (const middleware of plan.before) {
-        // Awaiting only what is pending: an await costs a microtask turn even on a plain value.
-        let result = middleware(request);
-        if (isThenable(result)) result = await result;
-        if (result === undefined || result === null) continue;
-        if (result instanceof Request) {
-          // A middleware's new request keeps this request's context.
-          result.context ??= request.context;
-          request = result;
-        } else if (result instanceof Response) return finish(result.toWeb(), raw);
-        else if (result instanceof globalThis.Response) return finish(result, raw);
-        else throw new TypeError("a before-request middleware must return a Request, a Response or nothing");
-      }
-      if (plan.auth) await authenticate(request, plan.auth, plan.authRequired);
-      // Both are client data: marked so that returning them can never pick the response (client-data.ts).
-      if (plan.args) {
-        request.args = parseArgs(request, plan.args, plan.pathParamNames);
-        markClientData(request.args);
-      }
-      if (plan.body) {
-        request.parsedBody = await validateBody(request, plan.body);
-        markClientData(request.parsedBody);
-      }
-      let value = handler(request);
-      if (isThenable(value)) value = await value;
-      if (plan.after.length === 0) {
+      const value = call();
+      if (isThenable(value)) pending = timeoutMs > 0 ? withinTime(value, timeoutMs) : value;
+      else {
         const response = toWebResponse(value, raw);
-        // Background tasks (src/background/) start once the response is ready for Bun.
-        return afterResponse(request, finish(response instanceof Promise ? await response : response, raw));
+        if (!isThenable(response)) return response;
+        pending = response;
       }
-      let converted = toWebfwResponse(value, raw);
-      if (converted instanceof Promise) converted = await converted;
-      let response = runAfter(converted, request, plan.after);
-      if (response instanceof Promise) response = await response;
-      return afterResponse(request, finish(response.toWeb(), raw));
     } catch (error) {
-      return fail(error, request);
+      return fail(error, requestOf(raw, server, params, context));
     }
+    return answerLater(pending, raw, server, params, context);
   };
-}
-
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value instanceof Promise ||
-    (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function")
-  );
-}
-
-async function authenticate(request: Request, auth: AuthenticationHandler, required: boolean): Promise<void> {
-  // On routes that do not require it, authentication runs only when a credential is present.
-  if (required || auth.tokenGetter.getToken(request) !== null) {
-    let identity = null;
-    try {
-      identity = await auth.authenticate(request);
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      // A token the application cannot even parse is bad input: not authenticated, not a crash.
-      identity = null;
-    }
-    request.identity = identity ?? null;
-  }
-  if (required && request.identity === null) {
-    throw new HttpError(401, "Unauthorized", { "www-authenticate": auth.challenge });
-  }
-}
-
-function parseArgs(request: Request, specs: Record<string, ArgSpec<unknown>>, pathParams: string[]) {
-  const args: Record<string, unknown> = {};
-  for (const name in specs) {
-    const spec = specs[name] as ArgSpec<unknown>;
-    const raw = pathParams.includes(name)
-      ? [(request.pathParams as Record<string, string>)[name] as string]
-      : request.queryParams.getList(name);
-    args[name] = spec.parse(raw, name);
-  }
-  return args;
-}
-
-async function validateBody(request: Request, schema: BodySchema<unknown>): Promise<unknown> {
-  const contentType = request.raw.headers.get("content-type");
-  const form = isFormContentType(contentType);
-  // A body schema reads JSON (or a form, field by field). Any other declared type is refused before
-  // parsing (415), so a client learns it sent the wrong thing instead of a 422 about missing fields;
-  // a request with no Content-Type at all is read as JSON (raw clients, `curl --data-binary`).
-  if (!form && contentType !== null && !isJsonMediaType(mediaType(contentType))) {
-    throw new HttpError(415, "Unsupported Media Type: send application/json (or a form)", {
-      "accept-post": "application/json, application/x-www-form-urlencoded, multipart/form-data",
-    });
-  }
-  // Invalid JSON is a BadRequestError from request.json(): 400, not a validation issue.
-  const input = form ? request.formData : request.json();
-  const result = await validateJson(schema, input, "body", form);
-  if ("issues" in result) throw new ValidationError(result.issues);
-  return result.value;
+  return markHostBlind(withoutRequest);
 }
 
 /**
- * Runs the after middlewares; stays synchronous while they are (the common case), so the
- * response does not wait for extra microtask turns.
+ * Whether `handler` is declared with an empty parameter list (and never reads `arguments`): it
+ * cannot see the request. A rest parameter or a default also make `length` 0, and a bound
+ * function hides its source: those get the request as always.
  */
-function runAfter(
-  response: Response,
-  request: Request,
-  after: AfterMiddleware[],
-  from = 0,
-): Response | Promise<Response> {
-  let current = response;
-  for (let i = from; i < after.length; i++) {
-    const result = (after[i] as AfterMiddleware)(current, request);
-    if (result === undefined || result === null) continue;
-    if (result instanceof Response) current = result;
-    else return runAfterAsync(current, result, request, after, i);
-  }
-  return current;
+function declaresNoParameters(handler: (request: Request) => unknown): boolean {
+  if (handler.length !== 0) return false;
+  const source = Function.prototype.toString.call(handler);
+  return (
+    /^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(\s*\)/.test(source) &&
+    !source.includes("[native code]") &&
+    !/\barguments\b/.test(source)
+  );
 }
 
-/** The rest of `runAfter` once middleware `index` returned a promise or a Web response. */
-async function runAfterAsync(
-  current: Response,
-  pending: unknown,
-  request: Request,
-  after: AfterMiddleware[],
-  index: number,
-): Promise<Response> {
-  const result = isThenable(pending) ? await pending : pending;
-  let next = current;
-  if (result instanceof Response) next = result;
-  // A Web response from a middleware is taken as given: not read, so it may stream.
-  else if (result instanceof globalThis.Response) next = Response.fromWebStream(result);
-  else if (result !== undefined && result !== null) {
-    throw new TypeError("an after-request middleware must return a Response or nothing");
-  }
-  return runAfter(next, request, after, index + 1);
+/** The handler's value, converted once to the route's form, then on to `next`. */
+function respondWith<R>(
+  convert: (value: unknown, raw: globalThis.Request) => R | Promise<R>,
+  next: Sink<R>,
+  fail: Failure,
+): (value: unknown, request: Request) => Answer {
+  return (value, request) => {
+    const response = convert(value, request.raw);
+    return isThenable(response) ? later(response, request, next, fail) : next(response as R, request);
+  };
 }
 
-/** Builds the response for an error: the app's exception handler if any, else the default contract; then after middlewares. */
-async function errorResponse(
-  error: unknown,
-  request: Request,
-  after: AfterMiddleware[],
-  config: PipelineConfig,
-): Promise<WebResponse> {
-  // A 404 or a 401 is an answer, not a failure: only unexpected errors and 5xx reach the span.
-  if (config.onError && (!(error instanceof HttpError) || error.status >= 500))
-    config.onError(error, request.context);
-  // With no after-middleware the answer is made as a Web response directly; with some, as a webfw
-  // Response they can change, converted once when they are done.
-  const options = errorOptions(config);
-  try {
-    if (after.length === 0) {
-      if (error instanceof ValidationError || !config.exceptionHandler)
-        return defaultErrorResponse(error, request, options);
-      return await handledError(error, request, config.exceptionHandler);
-    }
-    let response: Response;
-    try {
-      // The 422 of a body schema is fixed (docs/errors.md): the exception handler does not see it.
-      if (error instanceof ValidationError || !config.exceptionHandler)
-        response = defaultErrorAnswer(error, request, options);
-      else {
-        response = await toWebfwResponse(await config.exceptionHandler(error, request), request.raw);
-        // Protocol headers of the error (Allow on 405, WWW-Authenticate on 401) survive a custom body.
-        if (error instanceof HttpError) addMissingHeaders(response.headers.raw, error.headers);
+/** The handler (inline, or `invoke`: the worker pool), raced against the route's time limit. */
+function handlerStep(
+  handler: (request: Request) => unknown,
+  timeoutMs: number,
+  respond: (value: unknown, request: Request) => Answer,
+  fail: Failure,
+): Step {
+  if (timeoutMs > 0) {
+    return (request) => {
+      const value = handler(request);
+      return isThenable(value)
+        ? later(withinTime(value, timeoutMs), request, respond, fail)
+        : respond(value, request);
+    };
+  }
+  return (request) => {
+    const value = handler(request);
+    return isThenable(value) ? later(value, request, respond, fail) : respond(value, request);
+  };
+}
+
+/**
+ * A before-middleware: nothing continues with the same request, a `Request` continues with that
+ * one (keeping this request's context), a response is sent at once with the response-header
+ * rules only (the rest of the chain, the handler and the after-middlewares are skipped).
+ */
+function beforeStep(
+  middleware: BeforeMiddleware,
+  next: Step,
+  early: (response: WebResponse, request: Request) => WebResponse,
+  fail: Failure,
+): Step {
+  const settle = (result: unknown, request: Request): Answer => {
+    if (result === undefined || result === null) return next(request);
+    if (result instanceof Request) {
+      result.context ??= request.context;
+      // From here on, an error is answered for the new request.
+      try {
+        return next(result);
+      } catch (error) {
+        return fail(error, result);
       }
-    } catch (handlerError) {
-      response = defaultErrorAnswer(handlerError, request, options);
     }
-    return (await runAfter(response, request, after)).toWeb();
-  } catch (laterError) {
-    // The exception handler itself failed (no after-middlewares), or an after-middleware did.
-    return defaultErrorResponse(laterError, request, options);
-  }
+    if (result instanceof Response) return early(result.toWeb(), request);
+    if (result instanceof globalThis.Response) return early(result, request);
+    throw new TypeError("a before-request middleware must return a Request, a Response or nothing");
+  };
+  return (request) => {
+    const result = middleware(request);
+    return isThenable(result) ? later(result, request, settle, fail) : settle(result, request);
+  };
 }
 
-/** The application's exception handler's answer, as a Web response, with the error's protocol headers. */
-async function handledError(
-  error: unknown,
-  request: Request,
-  handler: (error: unknown, request: Request) => unknown,
-): Promise<WebResponse> {
-  const response = await toWebResponse(await handler(error, request), request.raw);
-  return error instanceof HttpError ? withMissingHeaders(response, error.headers) : response;
+/**
+ * The after-middlewares, in order, on the webfw `Response`, then `.toWeb()` once and `end`.
+ * Nothing or the same kind of value continues at once; a Web response is taken as given (not
+ * read, so it may stream).
+ */
+function afterChain(after: AfterMiddleware[], end: Sink<WebResponse>, fail: Failure): Sink<Response> {
+  let chain: Sink<Response> = (response, request) => end(response.toWeb(), request);
+  for (let i = after.length - 1; i >= 0; i--) chain = afterStep(after[i] as AfterMiddleware, chain, fail);
+  return chain;
 }
 
-function addMissingHeaders(target: globalThis.Headers, headers: Record<string, string>): void {
-  for (const name in headers) if (!target.has(name)) target.set(name, headers[name] as string);
+function afterStep(middleware: AfterMiddleware, next: Sink<Response>, fail: Failure): Sink<Response> {
+  return (response, request) => {
+    const result = middleware(response, request);
+    if (result === undefined || result === null) return next(response, request);
+    if (result instanceof Response) return next(result, request);
+    if (isThenable(result))
+      return later(result, request, (value, request) => next(afterValue(value, response), request), fail);
+    return next(afterValue(result, response), request);
+  };
 }
 
-function errorOptions(config: PipelineConfig): ErrorResponseOptions {
-  return { log: config.logError, dev: config.dev, format: config.errorFormat ?? "text" };
+function afterValue(result: unknown, current: Response): Response {
+  if (result === undefined || result === null) return current;
+  if (result instanceof Response) return result;
+  if (result instanceof globalThis.Response) return Response.fromWebStream(result);
+  throw new TypeError("an after-request middleware must return a Response or nothing");
+}
+
+/** Reads the body (limits, the in-flight budget, the read deadline: src/body/read-body.ts). */
+function bodyStep(config: PipelineConfig, next: Step, fail: Failure): Step {
+  const withBody = (bytes: Uint8Array, request: Request): Answer => {
+    request.bodyBytes = bytes;
+    return next(request);
+  };
+  return (request) => {
+    request.formLimits = config.formLimits;
+    const body = readBody(request.raw, config.maxBodySize, config.bodyLimits);
+    return isThenable(body) ? later(body, request, withBody, fail) : withBody(body, request);
+  };
+}
+
+/** A raw-body route reads its body itself; streamed forms (`request.parts()`) need the app's limits. */
+function formLimitsStep(limits: FormLimits, next: Step): Step {
+  return (request) => {
+    request.formLimits = limits;
+    return next(request);
+  };
+}
+
+function requestHeadersStep(rules: readonly HeaderRule[], next: Step): Step {
+  return (request) => {
+    applyHeaderRules(request.headers.raw, rules);
+    return next(request);
+  };
+}
+
+/**
+ * Authentication: on routes that do not require it, it runs only when a credential is present.
+ * A token the application cannot even parse (its `authenticate` throws something else than an
+ * `HttpError`) is bad input: not authenticated, not a crash.
+ */
+function authStep(auth: AuthenticationHandler, required: boolean, next: Step, fail: Failure): Step {
+  const checked = (request: Request): Answer => {
+    if (required && request.identity === null) {
+      throw new HttpError(401, "Unauthorized", { "www-authenticate": auth.challenge });
+    }
+    return next(request);
+  };
+  const admit = (identity: unknown, request: Request): Answer => {
+    request.identity = (identity ?? null) as Request["identity"];
+    return checked(request);
+  };
+  const unparsable = (error: unknown): null => {
+    if (error instanceof HttpError) throw error;
+    return null;
+  };
+  return (request) => {
+    if (!required && auth.tokenGetter.getToken(request) === null) return checked(request);
+    let identity: unknown;
+    try {
+      identity = auth.authenticate(request);
+    } catch (error) {
+      identity = unparsable(error);
+    }
+    if (!isThenable(identity)) return admit(identity, request);
+    return later(Promise.resolve(identity).catch(unparsable), request, admit, fail);
+  };
+}
+
+/** Typed args: client data, marked so that returning them can never pick the response (client-data.ts). */
+function argsStep(specs: Record<string, ArgSpec<unknown>>, pathParamNames: string[], next: Step): Step {
+  return (request) => {
+    request.args = parseArgs(request, specs, pathParamNames);
+    markClientData(request.args);
+    return next(request);
+  };
+}
+
+/** The body schema's value: client data too, marked likewise. */
+function bodySchemaStep(schema: BodySchema<unknown>, next: Step, fail: Failure): Step {
+  const validated = (value: unknown, request: Request): Answer => {
+    request.parsedBody = value;
+    markClientData(value);
+    return next(request);
+  };
+  return (request) => later(validateBody(request, schema), request, validated, fail);
 }
 
 /** Adds the application's response headers; copies the response if its headers are immutable. */
@@ -438,14 +491,6 @@ export function withHeaderRules(response: WebResponse, rules: readonly HeaderRul
     applyHeaderRules(copy.headers, rules);
     return copy;
   }
-}
-
-function withMissingHeaders(response: WebResponse, headers: Record<string, string>): WebResponse {
-  const missing = Object.entries(headers).filter(([name]) => !response.headers.has(name));
-  if (missing.length === 0) return response;
-  const copy = copyResponse(response);
-  for (const [name, value] of missing) copy.headers.set(name, value);
-  return copy;
 }
 
 /** The plan of a framework-made route: only the app-global middlewares around a handler. */

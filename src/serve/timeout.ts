@@ -21,24 +21,16 @@ export function checkTimeout(value: unknown, name: string): number {
   return value;
 }
 
-type Handler<R, T> = (request: R) => T;
-
 /**
- * The handler, raced against a timer when `ms > 0`: a returned promise that is
- * still pending after `ms` rejects with `RequestTimeoutError`. The handler's
- * own work is not cancelled (JavaScript cannot stop it); a synchronous return
- * value is passed through. `ms` 0 returns the handler itself, so a route
- * without a timeout pays nothing.
+ * The handler's pending value raced against a timer: still pending after `ms`, it rejects with
+ * `RequestTimeoutError`. Only a thenable value is raced (the pipeline's promise rule,
+ * docs/architecture.md): a plain value is already there, and a route without a limit never
+ * calls this. The handler's own work is not cancelled (JavaScript cannot stop it).
  */
-export function withTimeout<R, T>(handler: Handler<R, T>, ms: number): Handler<R, T | Promise<unknown>> {
-  if (!(ms > 0)) return handler;
-  return (request) => {
-    const value = handler(request);
-    if (!(value instanceof Promise)) return value;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RequestTimeoutError()), ms);
-    });
-    return Promise.race([value, expired]).finally(() => clearTimeout(timer));
-  };
+export function withinTime<T>(pending: PromiseLike<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RequestTimeoutError()), ms);
+  });
+  return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
 }
