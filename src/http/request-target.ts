@@ -150,6 +150,11 @@ export function requestProblem(raw: globalThis.Request): string | null {
   return hostHeaderProblem(raw) ?? urlTargetProblem(raw);
 }
 
+/** `requestProblem` of a request whose `req.url` the caller read already (`href`): one call for Bun's table. */
+export function hrefRequestProblem(raw: globalThis.Request, href: string): string | null {
+  return hostProblem(raw.headers.get("host")) ?? targetProblem(href);
+}
+
 /**
  * `requestProblem` from `req.url` alone, for a host-blind route (src/serve/host-blind.ts): reading
  * `req.headers` makes Bun build the whole Headers object, the largest cost of a bare request

@@ -7,7 +7,12 @@
  */
 import type { Server } from "bun";
 import { DispatchContext } from "../http/request-context.ts";
-import { hostHeaderProblem, targetProblem, urlProblemOf, urlTargetProblem } from "../http/request-target.ts";
+import {
+  hostHeaderProblem,
+  hrefRequestProblem,
+  urlProblemOf,
+  urlTargetProblem,
+} from "../http/request-target.ts";
 import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import { patternParams } from "../router/route.ts";
@@ -131,17 +136,12 @@ function nativeHandler(
   slowPath: BunHandler,
 ): BunHandler {
   if (!isHostBlind(dispatcher)) {
-    return (req, server) => dispatchNative(dispatcher, req, server, wholeProblem, readParams, slowPath);
+    return (req, server) => dispatchNative(dispatcher, req, server, hrefRequestProblem, readParams, slowPath);
   }
   if (patternParams(pattern).length === 0)
     return (req, server) => dispatcher(req, server, {}, WHOLE_CHECK_PENDING);
   return (req, server) =>
     dispatchNative(dispatcher, req, server, urlProblemOf, readParams, slowPath, HOST_LINES_PENDING);
-}
-
-/** The whole check (Host header and target), for routes that are not host-blind. */
-function wholeProblem(req: globalThis.Request, href: string): string | null {
-  return hostHeaderProblem(req) ?? targetProblem(href);
 }
 
 /** What a host-blind route on a fixed path leaves to its handler's first look: all of the check. */
