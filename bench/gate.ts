@@ -42,26 +42,42 @@ const JSON_BODY = '{"id":42,"name":"bench","tags":["a","b","c"],"nested":{"ok":t
 interface GateScenario {
   /** What the row measures (docs/performance.md's request scenarios, as the README's table names them). */
   title: string;
-  server: "webfw" | "raw";
+  server: "webfw" | "raw" | "elysia" | "hono";
   env: Record<string, string>;
+  /** The same work on the peers' servers (`--peers`): their BENCH_SCENARIO. */
+  peer?: string;
   path: string;
   post?: string;
 }
 
 /** The request scenarios; `raw` rows are the yardstick (raw Bun.serve doing the same), gated too. */
 export const GATE_SCENARIOS: Record<string, GateScenario> = {
-  hello: { title: "GET / returning a string", server: "webfw", env: { BENCH_SCENARIO: "hello" }, path: "/" },
-  const: { title: "GET / const route", server: "webfw", env: { BENCH_SCENARIO: "const" }, path: "/" },
+  hello: {
+    title: "GET / returning a string",
+    server: "webfw",
+    env: { BENCH_SCENARIO: "hello" },
+    peer: "hello",
+    path: "/",
+  },
+  const: {
+    title: "GET / const route",
+    server: "webfw",
+    env: { BENCH_SCENARIO: "const" },
+    peer: "const",
+    path: "/",
+  },
   params: {
     title: "GET /id/:id?name= + a header",
     server: "webfw",
     env: { BENCH_SCENARIO: "params" },
+    peer: "params",
     path: "/id/42?name=bench",
   },
   json: {
     title: "POST /json echo",
     server: "webfw",
     env: { BENCH_SCENARIO: "json" },
+    peer: "json",
     path: "/json",
     post: JSON_BODY,
   },
@@ -69,12 +85,14 @@ export const GATE_SCENARIOS: Record<string, GateScenario> = {
     title: "one global before + after middleware",
     server: "webfw",
     env: { BENCH_SCENARIO: "middleware" },
+    peer: "middleware",
     path: "/",
   },
   stack: {
     title: "production stack: request ids, an in-memory rate limit never hit, metrics",
     server: "webfw",
     env: { BENCH_SCENARIO: "prod", BENCH_PROD: "stack" },
+    peer: "stack",
     path: "/",
   },
   "raw-hello": { title: "raw Bun.serve GET /", server: "raw", env: { BENCH_SCENARIO: "hello" }, path: "/" },
@@ -95,6 +113,7 @@ const { values } = parseArgs({
     tries: { type: "string", default: "3" },
     repeat: { type: "string", default: "2" },
     env: { type: "string" },
+    peers: { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -117,6 +136,8 @@ if (values.help) {
   --update          measure and write the baseline (needs --why)
   --why TEXT        the reason, written to bench/gate/CHANGES.md with the before/after table
   --repeat N        runs per scenario with --update, lowest kept (default 2)
+  --peers           no check: the same scenarios on raw Bun, Elysia and Hono (bench/servers/), a
+                    table of instructions per request beside webfw's (needs bench/'s npm install)
   --env A=1,B=2     extra environment for every server: a prototype (e.g. BENCH_JSON_READ=native)
                     counted against the baseline, never written to it
   -h, --help`);
@@ -164,9 +185,17 @@ function control(pid: number, ...args: string[]): void {
 }
 
 /** Instructions per request of one scenario: one server, warm-up, zero, measured run, dump. */
-async function measure(name: string, warmup: number, requests: number): Promise<number> {
-  const scenario = GATE_SCENARIOS[name];
-  if (scenario === undefined) throw new Error(`unknown scenario ${name}`);
+async function measure(
+  name: string,
+  warmup: number,
+  requests: number,
+  server?: GateScenario["server"],
+): Promise<number> {
+  const gated = GATE_SCENARIOS[name];
+  if (gated === undefined) throw new Error(`unknown scenario ${name}`);
+  // `--peers`: the same requests to a peer's server doing the same work (bench/servers/<peer>.ts).
+  const scenario: GateScenario =
+    server === undefined ? gated : { ...gated, server, env: { BENCH_SCENARIO: gated.peer ?? name } };
   const dir = mkdtempSync(join(tmpdir(), "webfw-gate-"));
   const out = join(dir, "callgrind.out");
   const child = spawn(
@@ -227,9 +256,14 @@ async function measure(name: string, warmup: number, requests: number): Promise<
  * One measurement, or `Infinity` when valgrind or the server failed (valgrind under JSC very rarely
  * dies at start-up): the callers try again, and a scenario fails only when no try gave a count.
  */
-async function attempt(name: string, warmup: number, requests: number): Promise<number> {
+async function attempt(
+  name: string,
+  warmup: number,
+  requests: number,
+  server?: GateScenario["server"],
+): Promise<number> {
   try {
-    return await measure(name, warmup, requests);
+    return await measure(name, warmup, requests, server);
   } catch (error) {
     console.error(`gate: ${name}: ${(error as Error).message.split("\n")[0]}; trying again`);
     return Number.POSITIVE_INFINITY;
@@ -284,6 +318,29 @@ if (values.update) {
   const old = existsSync(CHANGES) ? readFileSync(CHANGES, "utf8") : "# Baseline changes\n\n";
   const [head, ...rest] = old.split(/\n(?=## )/);
   writeFileSync(CHANGES, [head?.trimEnd(), "", entry, ...rest].join("\n"));
+  process.exit(0);
+}
+
+if (values.peers) {
+  // The steady yardstick against the peers (docs/performance.md, "The regression gate"): the same
+  // requests, warm-up and window, one server per row; nothing is compared with the baseline.
+  const peers: GateScenario["server"][] = ["raw", "elysia", "hono"];
+  console.log("| scenario | webfw | raw | Elysia | Hono | webfw ÷ raw | webfw ÷ Elysia | webfw ÷ Hono |");
+  console.log("|---|--:|--:|--:|--:|--:|--:|--:|");
+  for (const name of names) {
+    if (GATE_SCENARIOS[name]?.peer === undefined) continue;
+    // webfw's count and raw Bun's `GET /` are the baseline's (measured the same way); the rest now.
+    const known: Partial<Record<GateScenario["server"], number | undefined>> = {
+      webfw: baseline.scenarios[name],
+      raw: name === "hello" ? baseline.scenarios["raw-hello"] : undefined,
+    };
+    const counts = [known.webfw ?? (await attempt(name, baseline.warmup, baseline.requests))];
+    for (const peer of peers)
+      counts.push(known[peer] ?? (await attempt(name, baseline.warmup, baseline.requests, peer)));
+    const [own = 0, ...others] = counts;
+    const ratios = others.map((other) => (own / other).toFixed(3));
+    console.log(`| ${name} | ${counts.join(" | ")} | ${ratios.join(" | ")} |`);
+  }
   process.exit(0);
 }
 

@@ -35,8 +35,8 @@ const STREAM_ABOVE = 256 * 1024;
 interface PendingRead {
   /** The sweeper tick at which it expires. */
   deadline: number;
-  /** Set once the read is over: the sweeper drops it without expiring it. */
-  done: boolean;
+  /** Its index in the sweeper's list while watched, -1 once it is not. */
+  slot: number;
   expire(): void;
 }
 
@@ -47,24 +47,25 @@ interface PendingRead {
  */
 const SWEEP_MS = 50;
 /**
- * The reads being watched, in start order. A finished read only marks itself `done` and is dropped
- * by the next sweep: an array push per request instead of a `Set` insert and delete (hashing an
- * object key twice), and a finished read is held at most one tick (docs/performance.md, "POST /json").
+ * The reads being watched. A read leaves the list the moment it ends, by swapping the last entry
+ * into its place (it knows its index, `slot`): no `Set` insert and delete per request (hashing an
+ * object key twice), and nothing of a finished read, its bytes included, is held until the next
+ * tick (under load that kept a tick's worth of bodies alive into the old generation,
+ * docs/performance.md, "POST /json").
  */
-let pendingReads: PendingRead[] = [];
+const pendingReads: PendingRead[] = [];
 let sweeper: ReturnType<typeof setInterval> | null = null;
 let tick = 0;
 
 function sweep(): void {
   tick++;
-  const reads = pendingReads;
-  pendingReads = [];
-  for (const read of reads) {
-    if (read.done) continue;
-    if (read.deadline <= tick) {
-      read.done = true;
+  // From the end: `unwatch` moves the last entry, one already looked at, into the freed index.
+  for (let i = pendingReads.length - 1; i >= 0; i--) {
+    const read = pendingReads[i];
+    if (read !== undefined && read.deadline <= tick) {
+      unwatch(read);
       read.expire();
-    } else pendingReads.push(read);
+    }
   }
   if (pendingReads.length === 0 && sweeper !== null) {
     clearInterval(sweeper);
@@ -72,15 +73,28 @@ function sweep(): void {
   }
 }
 
-/** Registers `read` to expire `ms` from now unless it is `done` by then. */
+/** Registers `read` to expire `ms` from now unless it leaves the list (`unwatch`) first. */
 function watch(read: PendingRead, ms: number): void {
   // +1: the current tick is already partly over, so a read is never expired early.
   read.deadline = tick + Math.ceil(ms / SWEEP_MS) + 1;
+  read.slot = pendingReads.length;
   pendingReads.push(read);
   if (sweeper === null) {
     sweeper = setInterval(sweep, SWEEP_MS);
     // The server keeps the process alive; a pending body read alone must not.
     sweeper.unref?.();
+  }
+}
+
+/** Takes `read` off the list (at once, in O(1)); a read that is not on it is left alone. */
+function unwatch(read: PendingRead): void {
+  const index = read.slot;
+  if (index < 0) return;
+  read.slot = -1;
+  const last = pendingReads.pop() as PendingRead;
+  if (last !== read) {
+    pendingReads[index] = last;
+    last.slot = index;
   }
 }
 
@@ -90,7 +104,7 @@ function withDeadline<T>(read: Promise<T>, ms: number, onTimeout: () => void): P
   return new Promise<T>((resolve, reject) => {
     const pending: PendingRead = {
       deadline: 0,
-      done: false,
+      slot: -1,
       expire() {
         onTimeout();
         reject(readTimedOut());
@@ -99,11 +113,11 @@ function withDeadline<T>(read: Promise<T>, ms: number, onTimeout: () => void): P
     watch(pending, ms);
     read.then(
       (value) => {
-        pending.done = true;
+        unwatch(pending);
         resolve(value);
       },
       (error) => {
-        pending.done = true;
+        unwatch(pending);
         reject(error);
       },
     );
@@ -182,8 +196,8 @@ export function readBody(
 class FramedRead implements PendingRead {
   readonly promise: Promise<Uint8Array>;
   deadline = 0;
-  /** For the sweeper: the read is over (or being expired by it). */
-  done = false;
+  /** For the sweeper: its index in the list while watched (`unwatch`). */
+  slot = -1;
   /** The body arrived, failed or timed out: the first of them answers. */
   private ended = false;
   private resolve!: (bytes: Uint8Array) => void;
@@ -210,7 +224,7 @@ class FramedRead implements PendingRead {
   private settle(): boolean {
     if (this.ended) return false;
     this.ended = true;
-    this.done = true;
+    unwatch(this);
     if (this.limits !== null) this.limits.budget.release(this.length);
     return true;
   }
