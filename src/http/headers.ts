@@ -1,7 +1,7 @@
 /**
  * Case-insensitive HTTP headers (spec `Headers`), with the Fetch standard's rules.
  *
- * Two forms behind one API (docs/responses.md, "Headers"): a response's headers start as a plain
+ * Two forms behind one API (docs/requests.md, "Headers"): a response's headers start as a plain
  * object of lower-cased names (valid names, values without NUL, CR, LF or surrounding
  * whitespace), which `get`/`set`/`has`/`delete`/`append` read and write as they are and
  * `Response.toWeb()` hands to Bun, which builds its native headers once when it sends them. The
