@@ -152,27 +152,22 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
   const responseRules = headersExcluded ? [] : config.responseHeaders;
   const checkExcludedPath =
     !headersExcluded && config.excludedHeaderPaths.size > 0 && plan.pathParamNames.length > 0;
-  // Nothing looks at the request before the handler, nor does anything but the conversion after it.
-  const nothingAround =
-    plan.before.length === 0 &&
-    plan.after.length === 0 &&
-    plan.auth === null &&
-    plan.args === null &&
-    plan.body === null &&
-    config.requestHeaders.length === 0 &&
-    plan.rawBody !== true;
-  // Host-blind (src/serve/host-blind.ts, docs/security.md "Request target"): an inline handler
-  // and the route's middlewares see the Host and the target only through `request.url`/
-  // `queryParams`/`headers`, which finish the check (`pending`); reading the body looks at neither
-  // (just its own framing). Authentication, typed args and a body schema read the request before
-  // anyone's code does, and the request-header rules write into its headers: those routes keep the
-  // whole check up front, as do response-header rules on a route without a body.
+  // Nothing but the application's code (middlewares, handler) looks at the request; the body read
+  // looks only at its framing.
   const onlyCodeLooks =
     plan.auth === null &&
     plan.args === null &&
     plan.body === null &&
     config.requestHeaders.length === 0 &&
     plan.rawBody !== true;
+  // Nothing looks at the request before the handler, nor does anything but the conversion after it.
+  const nothingAround = onlyCodeLooks && plan.before.length === 0 && plan.after.length === 0;
+  // Host-blind (src/serve/host-blind.ts, docs/security.md "Request target"): an inline handler
+  // and the route's middlewares see the Host and the target only through `request.url`/
+  // `queryParams`/`headers`, which finish the check (`pending`); reading the body looks at neither
+  // (just its own framing). Authentication, typed args and a body schema read the request before
+  // anyone's code does, and the request-header rules write into its headers: those routes keep the
+  // whole check up front, as do response-header rules on a route without a body.
   const hostBlind = onlyCodeLooks && plan.invoke === undefined && (readsBody || responseRules.length === 0);
 
   /** The response-header rules (none on an excluded path). */
