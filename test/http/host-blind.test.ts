@@ -118,6 +118,15 @@ function guardedApp(): Webfw {
   app.get("/renew", (r) => `host=${r.url.host}`);
   app.get("/renew-blind", () => "renewed");
   app.beforeRequest("/renew-blind", (r) => new Request(r.raw, r.pathParams));
+  // A refusal a middleware catches shows it nothing, and the handler's look is refused again.
+  app.beforeRequest("/caught", (r) => {
+    try {
+      r.state.host = r.url.host;
+    } catch {
+      r.state.refused = true;
+    }
+  });
+  app.get("/caught", (r) => `host=${r.url.host} refused=${r.state.refused === true}`);
   // Another Bun request: the client's is checked at once.
   app.beforeRequest("/other", (r) => new Request(new globalThis.Request("http://x/other"), r.pathParams));
   app.get("/other", () => "other");
@@ -125,7 +134,7 @@ function guardedApp(): Webfw {
 }
 
 /** Targets of the guarded app whose answer looks at the Host (before, after, in the handler). */
-const GUARDED_LOOKS = ["/p/7", "/guard", "/after-url", "/renew", "/other"];
+const GUARDED_LOOKS = ["/p/7", "/guard", "/after-url", "/renew", "/other", "/caught"];
 
 const get = (target: string, host: string | null) =>
   `GET ${target} HTTP/1.1\r\n${host === null ? "" : `Host: ${host}\r\n`}Connection: close\r\n\r\n`;
