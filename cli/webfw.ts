@@ -17,7 +17,8 @@ import { resolve } from "node:path";
 import { type ArgsDef, defineCommand, runMain } from "citty";
 import { runCompileNative, runOneShotAction } from "../src/launch/actions.ts";
 import { buildBinary, buildUsage, parseBuildArgs } from "../src/launch/build.ts";
-import { FLAG_DEFS, FlagError, parseFlags, usage, withoutPositionals } from "../src/launch/flags.ts";
+import { FLAG_DEFS } from "../src/launch/flag-table.ts";
+import { FlagError, parseFlags, usage, withoutPositionals } from "../src/launch/flags.ts";
 import { reportFlagError } from "../src/launch/prepare-start.ts";
 import { VERSION } from "../src/launch/version.ts";
 

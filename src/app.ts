@@ -54,7 +54,8 @@ import { Route } from "./router/route-handle.ts";
 import { captureRouteSources } from "./router/route-source.ts";
 import { RouterBase } from "./router/router-base.ts";
 import { secureHeadersMount } from "./secure-headers/mount.ts";
-import { resolveSecureHeaders, type SecureHeadersOptions } from "./secure-headers/options.ts";
+import type * as SecureHeadersModule from "./secure-headers/options.ts";
+import type { SecureHeadersOptions } from "./secure-headers/options.ts";
 import { clientAddressMount } from "./serve/client-address-mount.ts";
 import { checkedRule, type HeaderRule } from "./serve/header-rules.ts";
 import type { FallbackHandler } from "./serve/runtime.ts";
@@ -266,7 +267,13 @@ export class Webfw<T extends AppTypes = NoAppTypes> extends RouterBase<T, ""> im
       errors: options.errors ?? "text",
       tracing: options.tracing === true,
       metrics: resolveMetricsOptions(options.metrics),
-      secureHeaders: resolveSecureHeaders(options.secureHeaders),
+      // The header tables load only when the option is given (start-up, docs/performance.md).
+      secureHeaders:
+        options.secureHeaders === undefined
+          ? null
+          : (require("./secure-headers/options.ts") as typeof SecureHeadersModule).resolveSecureHeaders(
+              options.secureHeaders,
+            ),
       csrf: checkCrossOriginSetting(options.csrf ?? true, "csrf"),
       etag: options.etag === true,
       serverTiming: options.serverTiming ?? false,

@@ -12,7 +12,8 @@ import type { Request } from "../http/request.ts";
 import { HttpError } from "../response/errors.ts";
 import { AuthenticationHandler, type OpenApiSecurityScheme, type TokenGetter } from "./handler.ts";
 import { Identity } from "./identity.ts";
-import { type JwksOptions, JwksUnavailable, RemoteKeys } from "./jwks.ts";
+import type * as Jwks from "./jwks.ts";
+import type { JwksOptions, RemoteKeys } from "./jwks.ts";
 
 /** What a verified token's payload holds (`sub`, `iss`, `aud`, `exp`, `scope`, … and any other claim). */
 export type JwtClaims = JWTPayload;
@@ -119,7 +120,14 @@ export class JwtAuth<C extends object = JwtClaims> extends AuthenticationHandler
       this.source = options.publicKey === undefined ? null : { kind: "public", key: options.publicKey };
     }
     this.remote =
-      options.jwks === undefined ? null : new RemoteKeys(checkedJwksUrl(options.jwks), options, loadJose);
+      options.jwks === undefined
+        ? null
+        : // The JWKS client loads only for a `jwks` URL (start-up, docs/performance.md).
+          new (require("./jwks.ts") as typeof Jwks).RemoteKeys(
+            checkedJwksUrl(options.jwks),
+            options,
+            loadJose,
+          );
     const clockSkew = options.clockSkewSec ?? 0;
     if (!Number.isFinite(clockSkew) || clockSkew < 0) {
       throw new TypeError("JwtAuth: clockSkewSec must be a non-negative number");
@@ -150,7 +158,8 @@ export class JwtAuth<C extends object = JwtClaims> extends AuthenticationHandler
     try {
       ({ payload } = await lib.jwtVerify(token, this.keyFor(lib), this.verifyOptions));
     } catch (error) {
-      if (error instanceof JwksUnavailable) {
+      // Only the remote key set (loaded with it) throws this.
+      if (this.remote !== null && error instanceof (require("./jwks.ts") as typeof Jwks).JwksUnavailable) {
         throw new HttpError(503, "the token's signing keys cannot be fetched", {
           "retry-after": String(error.retryAfterSec),
         });

@@ -1,4 +1,5 @@
 import { nodeFs } from "../builtins.ts";
+import { DISCOVER_ENV } from "./embedded.ts";
 /**
  * The directories an app reads at run time (`serveDirectory`, `MustacheTemplate`):
  * checked when they are named (a missing one is an error at start, not a 404 or a
@@ -17,7 +18,8 @@ export interface NamedDirectory {
   path: string;
 }
 
-export const DISCOVER_ENV = "WEBFW_BUILD_DISCOVER";
+// In ./embedded.ts, which `start()` reads without loading this module (start-up, docs/performance.md).
+export { DISCOVER_ENV, inDiscoverMode } from "./embedded.ts";
 
 const STATE_KEY = Symbol.for("webfw.namedDirectories");
 const holder = globalThis as unknown as Record<symbol, NamedDirectory[] | undefined>;
@@ -46,11 +48,6 @@ export function requireDirectory(user: DirectoryUser, path: string): void {
     throw new Error(`${user}: directory not found: ${path}${hint}`);
   }
   named().push({ user, path });
-}
-
-/** True in the process `webfw build` runs to list the app's directories. */
-export function inDiscoverMode(): boolean {
-  return Boolean(process.env[DISCOVER_ENV]);
 }
 
 /** The directories named so far (this process). */

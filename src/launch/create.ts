@@ -2,7 +2,8 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { type CreateFlags, TEMPLATES, type TemplateName } from "./flags.ts";
+import { TEMPLATES, type TemplateName } from "./flag-table.ts";
+import type { CreateFlags } from "./flags.ts";
 import { type ProjectSpec, projectFiles } from "./templates.ts";
 import { VERSION } from "./version.ts";
 

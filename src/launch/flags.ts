@@ -7,19 +7,33 @@ import type { LogFormat, LogLevel } from "../log/logger.ts";
 import { FlagError } from "./flag-error.ts";
 import type { TemplateName } from "./flag-table.ts";
 import { parseInteger } from "./flag-values.ts";
-import { parseArgv } from "./parse-argv.ts";
+import type * as Help from "./help.ts";
+import type * as ParseArgv from "./parse-argv.ts";
+import type { ParsedArgv } from "./parse-argv.ts";
 
-export {
-  FLAG_DEFS,
-  type FlagDef,
-  type FlagGroup,
-  type FlagKind,
-  findFlag,
-  TEMPLATES,
-  type TemplateName,
-} from "./flag-table.ts";
-export { usage } from "./help.ts";
+// The flag table (FLAG_DEFS, findFlag, TEMPLATES) is imported from ./flag-table.ts itself: a server
+// started without flags does not load it (start-up, docs/performance.md, "Start-up and idle memory").
+export type { FlagDef, FlagGroup, FlagKind, TemplateName } from "./flag-table.ts";
 export { FlagError };
+
+/** No flags (`bun app.ts`): nothing to split, and ./parse-argv.ts with the flag table stays unloaded. */
+function parseArgv(argv: readonly string[]): ParsedArgv {
+  if (argv.length === 0) return { values: new Map(), positionals: [], positionalIndices: [] };
+  return (require("./parse-argv.ts") as typeof ParseArgv).parseArgv(argv);
+}
+
+/**
+ * The `--help` text (./help.ts), loaded when it is shown: a server started without `--help` or a
+ * bad flag never reads it (start-up, docs/performance.md, "Start-up and idle memory").
+ */
+export function usage(): string {
+  return (require("./help.ts") as typeof Help).usage();
+}
+
+/** Whether the flags ask for an action that runs instead of serving (./actions.ts: help, version, docs, create). */
+export function wantsOneShotAction(flags: StartFlags): boolean {
+  return flags.help || flags.version || flags.docs || flags.create || flags.createNativeFile !== undefined;
+}
 
 export interface CreateFlags {
   /** Package name of the new project (defaults to the directory's name). */

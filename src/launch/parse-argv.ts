@@ -15,7 +15,7 @@
  */
 import type * as Util from "node:util";
 import type { ParseArgsConfig } from "node:util";
-import { unknownMessage } from "./did-you-mean.ts";
+import type * as DidYouMean from "./did-you-mean.ts";
 import { FlagError } from "./flag-error.ts";
 import { FLAG_DEFS, type FlagDef, findFlag } from "./flag-table.ts";
 import { type FlagValue, flagValue, quote } from "./flag-values.ts";
@@ -104,7 +104,7 @@ function normalise(argv: readonly string[]): Normalised {
     // Short flags are one letter each: `parseArgs` would split a group (`-hy`), this CLI refuses it.
     const def = long ? longFlag(name) : name.length === 1 ? findFlag(name) : undefined;
     // Refused here rather than by parseArgs, which reads `--no-x=1` as a value error.
-    if (def === undefined) throw new FlagError(unknownMessage(shown));
+    if (def === undefined) throw new FlagError(unknownFlag(shown));
     // What parseArgs gets: the name as typed for a long flag, the long name for a short one.
     const as = long ? name : def.name;
     if (def.kind === "boolean") {
@@ -176,7 +176,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgv {
       const def = findFlag(token.name) as FlagDef;
       const negated = token.rawName.startsWith("--no-") && findFlag(token.rawName.slice(2)) === undefined;
       if (negated && !def.negatable && !fromFalse.has(token.index)) {
-        throw new FlagError(unknownMessage(token.rawName));
+        throw new FlagError(unknownFlag(token.rawName));
       }
       if (def.kind === "boolean") values.set(def.name, !negated);
       else values.set(def.name, flagValue(def, typed.get(token.index) ?? token.rawName, token.value ?? ""));
@@ -205,7 +205,7 @@ export function asFlagError(error: unknown): FlagError {
   switch (code) {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
       const flag = quoted.startsWith("-") ? quoted : `-${quoted}`;
-      return new FlagError(unknownMessage(flag.split("=")[0] as string));
+      return new FlagError(unknownFlag(flag.split("=")[0] as string));
     }
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {
       const name = /--([\w-]+)/.exec(quoted)?.[1];
@@ -220,4 +220,9 @@ export function asFlagError(error: unknown): FlagError {
     default:
       return new FlagError("cannot read the command line (see --help)");
   }
+}
+
+/** "unknown flag --prot (did you mean --port?)": ./did-you-mean.ts is loaded only for a mistake. */
+function unknownFlag(flag: string): string {
+  return (require("./did-you-mean.ts") as typeof DidYouMean).unknownMessage(flag);
 }

@@ -3,7 +3,9 @@
  * flags, run one-shot actions, compile native sources, and become a supervisor
  * (`--processes N`) or a dev reloader (`--dev`) instead of a server when asked. The modules of those
  * roles (supervisor, dev reloader) are imported only when asked, so that a plain
- * server never loads them (idle memory, docs/performance.md).
+ * server never loads them (idle memory, docs/performance.md). So are the one-shot actions, the help
+ * text and the certificate checks: a plain `bun app.ts` parses its flags and goes on to serve
+ * (start-up, docs/performance.md, "Start-up and idle memory").
  */
 
 import { isEmbedded } from "../embed/embedded.ts";
@@ -16,9 +18,7 @@ import {
   isSupervisedChild,
 } from "../process/env.ts";
 import { respawnArgv } from "../process/respawn.ts";
-import { tlsFileProblem } from "../transport/tls.ts";
-import { runCompileNative, runOneShotAction } from "./actions.ts";
-import { FlagError, parseFlags, type StartFlags, usage } from "./flags.ts";
+import { FlagError, parseFlags, type StartFlags, usage, wantsOneShotAction } from "./flags.ts";
 
 export type ProcessRole = "server" | "supervised-child" | "dev-child";
 
@@ -69,8 +69,10 @@ export async function prepareStart(options: PrepareStartOptions = {}): Promise<S
   logger.setLevel(flags.logLevel);
   logger.setFormat(flags.logFormat);
 
-  const code = await runOneShotAction(flags, env);
-  if (code !== undefined) return { action: "exit", code };
+  if (wantsOneShotAction(flags)) {
+    const code = await (await import("./actions.ts")).runOneShotAction(flags, env);
+    if (code !== undefined) return { action: "exit", code };
+  }
 
   const supervised = isSupervisedChild(env);
   const devChild = isDevChild(env);
@@ -90,12 +92,13 @@ export async function prepareStart(options: PrepareStartOptions = {}): Promise<S
   }
 
   if (flags.compileNativePath !== undefined && !flags.dev) {
-    const compiled = await runCompileNative(flags.compileNativePath);
+    const compiled = await (await import("./actions.ts")).runCompileNative(flags.compileNativePath);
     if (compiled !== 0) return { action: "exit", code: compiled };
   }
 
   // Children would each fail on an unreadable certificate, and the supervisor retry them: say it once, now.
   if ((flags.dev || flags.processes > 1) && flags.tlsCert !== undefined && flags.tlsKey !== undefined) {
+    const { tlsFileProblem } = await import("../transport/tls.ts");
     const problem = tlsFileProblem(flags.tlsCert, "--tls-cert") ?? tlsFileProblem(flags.tlsKey, "--tls-key");
     if (problem !== null) {
       process.stderr.write(`webfw: ${problem}\n`);

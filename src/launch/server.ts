@@ -2,12 +2,12 @@ import type { Server } from "bun";
 import type { AppState } from "../app-state.ts";
 import { drainBackground } from "../background/tasks.ts";
 import { DASHBOARD_WORKER_ENV, resolveDashboard } from "../dashboard/options.ts";
-import { inDiscoverMode } from "../embed/directories.ts";
-import { warnEmbeddedWrites } from "../embed/embedded-writes.ts";
+import { inDiscoverMode, isEmbedded } from "../embed/embedded.ts";
+import type * as EmbeddedWrites from "../embed/embedded-writes.ts";
 import { logger } from "../log/logger.ts";
 import { startTelemetry } from "../observability/start.ts";
 import { type BuiltApp, buildRuntime } from "../plan/build.ts";
-import { problemResponse } from "../problem/details.ts";
+import type * as ProblemDetails from "../problem/details.ts";
 import { CHILD_INDEX_ENV } from "../process/env.ts";
 import { onShutdownSignal } from "../process/shutdown.ts";
 import { textResponse } from "../response/error-response.ts";
@@ -19,7 +19,7 @@ import {
 } from "../transport/options.ts";
 import { inWorkerMode } from "../workers/worker-mode.ts";
 import { announceListening } from "./announce.ts";
-import { browserUrl, openUrl } from "./open.ts";
+import type * as Open from "./open.ts";
 import { prepareStart, type StartPlan } from "./prepare-start.ts";
 import { type ResolvedStart, resolveStart, type StartOptions } from "./start-options.ts";
 
@@ -153,9 +153,13 @@ export async function startServer(app: AppState, options: StartOptions): Promise
   // The startup line, once per app however many processes serve it (src/launch/announce.ts).
   announceListening(handle.url, start.workers, plan?.role === "supervised-child");
   // A binary that wrote under its embedded root lost that data to /$bunfs on the real disk (docs/deployment.md).
-  if (plan?.role !== "supervised-child" || process.env[CHILD_INDEX_ENV] === "0")
-    warnEmbeddedWrites(Bun.main, logger);
-  if (plan?.openBrowser) openUrl(browserUrl(hostname, port, transport.scheme));
+  // (Both modules below load only where they have something to do: start-up, docs/performance.md.)
+  if (isEmbedded(Bun.main) && (plan?.role !== "supervised-child" || process.env[CHILD_INDEX_ENV] === "0"))
+    (require("../embed/embedded-writes.ts") as typeof EmbeddedWrites).warnEmbeddedWrites(Bun.main, logger);
+  if (plan?.openBrowser) {
+    const { browserUrl, openUrl } = require("./open.ts") as typeof Open;
+    openUrl(browserUrl(hostname, port, transport.scheme));
+  }
   return handle;
 }
 
@@ -220,6 +224,7 @@ function serve(
       console.error("unhandled error:", error);
       // Bun's last resort gives no request: the problem has no instance or request id.
       if (app.config.errors === "problem") {
+        const { problemResponse } = require("../problem/details.ts") as typeof ProblemDetails;
         return problemResponse({ type: "about:blank", title: "Internal Server Error", status: 500 });
       }
       return textResponse(500, "Internal Server Error");

@@ -8,13 +8,13 @@
  * imports neither `@opentelemetry/api` nor `prom-client`, and the build gets
  * no layer at all (the bench row "everything off").
  */
-import type { DispatchContext } from "../http/request-context.ts";
-import type { RouteRecord } from "../router/route.ts";
 import type { TracingHooks } from "./hooks.ts";
 import type { ResolvedMetricsOptions } from "./metrics-options.ts";
 import type { MetricsClusterLink } from "./metrics-relay.ts";
+import { NO_OBSERVABILITY, type Observability } from "./observability.ts";
 import { composeWraps, type DispatcherWrap } from "./route-info.ts";
 
+export type { Observability } from "./observability.ts";
 export type { DispatcherWrap, RouteInfo } from "./route-info.ts";
 
 export interface ObservabilityConfig {
@@ -25,44 +25,8 @@ export interface ObservabilityConfig {
   supervised: boolean;
 }
 
-/** What the rest of the server uses; every member is inert when its feature is off. */
-export interface Observability {
-  /** Layers around each dispatcher (tracing outermost, then the timer); identity when both are off. */
-  readonly wrap: DispatcherWrap | null;
-  /** Built-in routes to compile beside the app's (`GET /metrics`). */
-  routes(taken: Set<string>): RouteRecord[];
-  /** `trace_id`/`span_id` of a request, for log lines. */
-  readonly traceIds:
-    | ((context: DispatchContext | null | undefined) => { traceId?: string; spanId?: string })
-    | null;
-  /** Records an error the pipeline answered on the request's span. */
-  readonly recordError: ((error: unknown, context: DispatchContext | null) => void) | null;
-  /** The active trace context as headers, for a call sent to a Worker. */
-  readonly callContext: (() => Record<string, string> | undefined) | null;
-  /** Spans features start themselves (WebSocket messages, MCP tool calls). */
-  readonly hooks: TracingHooks | null;
-  /** Gauges that read the running server. */
-  bindSources(sources: {
-    workerPool?: () => { queued: number; busy: number; size: number } | null;
-    websocketConnections?: () => number;
-    uploads?: () => { inFlight: number; bytes: number; refused: number };
-  }): void;
-  close(): void;
-}
-
-const NONE: Observability = {
-  wrap: null,
-  routes: () => [],
-  traceIds: null,
-  recordError: null,
-  callContext: null,
-  hooks: null,
-  bindSources: () => {},
-  close: () => {},
-};
-
 export async function createObservability(config: ObservabilityConfig): Promise<Observability> {
-  if (!config.tracing && config.metrics === null) return NONE;
+  if (!config.tracing && config.metrics === null) return NO_OBSERVABILITY;
   const wraps: DispatcherWrap[] = [];
   let traceIds: Observability["traceIds"] = null;
   let recordError: Observability["recordError"] = null;

@@ -3,8 +3,8 @@
  * flags (`--otel`, `--metrics`) and the OpenTelemetry variables; started
  * before the worker pool so that its Workers start their own SDK too.
  */
-import { createObservability, type Observability } from "./index.ts";
 import { type ResolvedMetricsOptions, resolveMetricsOptions } from "./metrics-options.ts";
+import { NO_OBSERVABILITY, type Observability } from "./observability.ts";
 import { defaultServiceName, OTEL_WORKER_ENV, otelSdkRequested } from "./options.ts";
 import type { OtelSdk } from "./otel-sdk.ts";
 
@@ -34,11 +34,12 @@ export async function startTelemetry(
     process.env[OTEL_WORKER_ENV] = "1";
   }
   const metrics = app.config.metrics ?? (flags?.metrics ? resolveMetricsOptions(true) : null);
-  const observability = await createObservability({
-    tracing: app.config.tracing || sdk !== null,
-    metrics,
-    supervised,
-  });
+  const tracing = app.config.tracing || sdk !== null;
+  // ./index.ts (the layers, `/metrics`) loads only when one of them is on.
+  const observability =
+    !tracing && metrics === null
+      ? NO_OBSERVABILITY
+      : await (await import("./index.ts")).createObservability({ tracing, metrics, supervised });
   return {
     observability,
     sdk,

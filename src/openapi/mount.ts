@@ -23,21 +23,29 @@ export function openApiMount(app: AppState): Mount {
     async prepare(tree) {
       const options = resolveOpenApiOptions(app.config.openapi);
       if (options === false || openApiDisabledByEnv()) return null;
-      // The title and version default to the app's package.json: read here with Bun.file, so the
-      // (synchronous) generation does not load node:fs for it.
-      if (options.document === undefined && (options.title === undefined || options.version === undefined)) {
-        await preloadAppPackageInfo(app.mainFile);
-      }
+      // The title and version default to the app's package.json: read with Bun.file before the
+      // (synchronous) generation, so that it does not load node:fs for it; when the document waits for
+      // its first request, so does the read (start-up, docs/performance.md).
+      const readPackage =
+        options.document === undefined && (options.title === undefined || options.version === undefined);
       let answers: OpenApiAnswers | null = null;
-      if (checkedAtBuild(tree, options)) answers = (await import("./index.ts")).openApiAnswers(app, options);
-      const made = (): OpenApiAnswers => {
-        answers ??= (require("./index.ts") as typeof OpenApi).openApiAnswers(app, options);
-        return answers;
+      if (checkedAtBuild(tree, options)) {
+        if (readPackage) await preloadAppPackageInfo(app.mainFile);
+        answers = (await import("./index.ts")).openApiAnswers(app, options);
+      }
+      let making: Promise<OpenApiAnswers> | null = null;
+      const made = (): OpenApiAnswers | Promise<OpenApiAnswers> => {
+        if (answers !== null) return answers;
+        making ??= (readPackage ? preloadAppPackageInfo(app.mainFile) : Promise.resolve()).then(() => {
+          answers ??= (require("./index.ts") as typeof OpenApi).openApiAnswers(app, options);
+          return answers;
+        });
+        return making;
       };
       const routes = openApiRouteRecords(app, options, {
-        document: () => made().document(),
-        page: () => made().page(),
-        asset: (name, raw) => made().asset(name, raw),
+        document: () => answer(made(), (made) => made.document()),
+        page: () => answer(made(), (made) => made.page()),
+        asset: (name, raw) => answer(made(), (made) => made.asset(name, raw)),
       });
       return routes.length === 0 ? null : { routes };
     },
@@ -54,4 +62,12 @@ function checkedAtBuild(tree: RouterTree, options: ResolvedOpenApiOptions): bool
       route.summary !== undefined ||
       route.description !== undefined,
   );
+}
+
+/** Calls `use` on the answers, at once when they are made, else once they are. */
+function answer(
+  made: OpenApiAnswers | Promise<OpenApiAnswers>,
+  use: (made: OpenApiAnswers) => globalThis.Response | Promise<globalThis.Response>,
+): globalThis.Response | Promise<globalThis.Response> {
+  return made instanceof Promise ? made.then(use) : use(made);
 }

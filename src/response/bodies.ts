@@ -1,7 +1,5 @@
 import { nodeFsPromises, nodePath } from "../builtins.ts";
-import { fileResponse } from "../files/serve-file.ts";
 import { JSON_UTF8 } from "../http/media-type.ts";
-import { realPathInside } from "../static/safe-path.ts";
 import { HttpError } from "./errors.ts";
 
 /**
@@ -92,6 +90,8 @@ class FileBody<Client> extends Renderable<Client> {
     super();
   }
   async render(request: globalThis.Request): Promise<globalThis.Response> {
+    // Loaded on the first file sent, not by every app that imports `webfw` (start-up, docs/performance.md).
+    const { fileResponse } = await import("../files/serve-file.ts");
     const { root, dotFiles, ...given } = this.options;
     // `serveFile(path)` is a download named after the file (spec); `serveHtml` is a page (no header).
     const options = this.page
@@ -105,6 +105,7 @@ class FileBody<Client> extends Renderable<Client> {
     const realRoot = await nodeFsPromises()
       .realpath(nodePath().resolve(root))
       .catch(() => null);
+    const { realPathInside } = await import("../static/safe-path.ts");
     const confined =
       realRoot &&
       (await realPathInside(nodePath().resolve(realRoot, this.path), realRoot, false, dotFiles === "allow"));

@@ -1,4 +1,3 @@
-import { fileResponse } from "../files/serve-file.ts";
 import { BINARY, JSON_UTF8, TEXT_PLAIN } from "../http/media-type.ts";
 import { iterableToStream } from "../stream/iterable-stream.ts";
 import { SseBody } from "../stream/sse.ts";
@@ -216,7 +215,10 @@ function isGenerator(value: object): value is Iterable<unknown> {
 /** `Bun.file(...)` gets the same treatment as `serveFile` (404, ranges, revalidation); other blobs are sent as they are. */
 function blobResponse(blob: Blob, request: globalThis.Request): WebResponse | Promise<WebResponse> {
   const name = (blob as { name?: unknown }).name;
+  // The file module loads on the first file sent (start-up, docs/performance.md).
   if (typeof name === "string" && name !== "")
-    return fileResponse(name, request, { contentType: blob.type || undefined });
+    return import("../files/serve-file.ts").then((files) =>
+      files.fileResponse(name, request, { contentType: blob.type || undefined }),
+    );
   return new globalThis.Response(blob);
 }

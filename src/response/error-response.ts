@@ -1,8 +1,9 @@
 import { ArgError } from "../args/t.ts";
 import { JSON_UTF8, TEXT_PLAIN } from "../http/media-type.ts";
 import type { DispatchContext } from "../http/request-context.ts";
-import { PROBLEM_CONTENT_TYPE } from "../problem/details.ts";
-import { type ProblemSource, problemOf } from "../problem/from-error.ts";
+import type * as ProblemDetails from "../problem/details.ts";
+import type * as ProblemFromError from "../problem/from-error.ts";
+import type { ProblemSource } from "../problem/from-error.ts";
 import { HttpError, ValidationError } from "./errors.ts";
 import { Response } from "./response.ts";
 
@@ -50,6 +51,9 @@ export function defaultErrorAnswer(
   const expected = error instanceof HttpError || error instanceof ArgError;
   if (!expected) options.log(error, request.raw, request.context ?? null);
   if (options.format === "problem") {
+    // Problem details load with the first error an app that uses them answers (start-up, docs/performance.md).
+    const { problemOf } = require("../problem/from-error.ts") as typeof ProblemFromError;
+    const { PROBLEM_CONTENT_TYPE } = require("../problem/details.ts") as typeof ProblemDetails;
     const problem = problemOf(error, request, options.dev);
     const headers = error instanceof HttpError ? error.headers : {};
     return new Response(

@@ -2,26 +2,27 @@ import { toArgSpecs } from "../args/standard-arg.ts";
 import type { StandardSchemaV1 } from "../args/standard-schema.ts";
 import type { ArgShape, ArgSpec, RouteArgShape } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
-import { type CacheSetting, checkCacheSetting } from "../cache/options.ts";
-import { type CorsOptions, installCors } from "../cors/index.ts";
+import type * as CacheOptions from "../cache/options.ts";
+import type { CacheSetting } from "../cache/options.ts";
+import type * as CorsModule from "../cors/index.ts";
+import type { CorsOptions } from "../cors/index.ts";
 import {
   type CheckedCrossOrigin,
   type CrossOriginSetting,
   checkCrossOriginSetting,
 } from "../cross-origin/options.ts";
 import type { Request } from "../http/request.ts";
-import { checkIpFilter, type IpFilter, type IpFilterSetting } from "../ip-filter/options.ts";
-import {
-  checkRateLimitSetting,
-  type RateLimitOptions,
-  type RateLimitSetting,
-} from "../rate-limit/options.ts";
+import type * as IpFilterOptions from "../ip-filter/options.ts";
+import type { IpFilter, IpFilterSetting } from "../ip-filter/options.ts";
+import type * as RateLimitOptionsModule from "../rate-limit/options.ts";
+import type { RateLimitOptions, RateLimitSetting } from "../rate-limit/options.ts";
 import { checkTimeout } from "../serve/timeout.ts";
 import type * as SessionsModule from "../sessions/index.ts";
 import type { SessionOptions } from "../sessions/index.ts";
 import { TopicHub, topicText } from "../topics/hub.ts";
 // WebSocket routes (src/websocket/): registered here, compiled by build.ts through mountWebSockets.
-import { type WebSocketHandler, WebSocketRoute, type WebSocketRouteOptions } from "../websocket/route.ts";
+import type * as WebSocketRouteModule from "../websocket/route.ts";
+import type { WebSocketHandler, WebSocketRoute, WebSocketRouteOptions } from "../websocket/route.ts";
 import type { AfterMiddleware, BeforeMiddleware, ScopedMiddleware } from "./middleware.ts";
 import {
   type AppTypes,
@@ -202,6 +203,8 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
     const full = joinPath(this.prefix, path);
     validatePattern(full);
     this.root().claim("WEBSOCKET", full);
+    // Loaded on first use, like sessions and CORS below (start-up, docs/performance.md).
+    const { WebSocketRoute } = require("../websocket/route.ts") as typeof WebSocketRouteModule;
     const route = new WebSocketRoute<PathParamsOf<P>, InferRouteArgs<A>, P, Prefix, A>(
       full,
       handler,
@@ -246,6 +249,8 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
    * option wins; fields it leaves out come from here (docs/rate-limiting.md).
    */
   rateLimit(options: RateLimitOptions | false): this {
+    // The checks of a feature load when it is declared, like the feature (start-up, docs/performance.md).
+    const { checkRateLimitSetting } = require("../rate-limit/options.ts") as typeof RateLimitOptionsModule;
     this.rateLimitSetting = checkRateLimitSetting(options, this.prefix === "" ? "the app" : this.prefix);
     return this;
   }
@@ -255,6 +260,7 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
    * declared around it. A route's `cache` option wins whole.
    */
   cacheResponses(options: CacheSetting): this {
+    const { checkCacheSetting } = require("../cache/options.ts") as typeof CacheOptions;
     this.cacheSetting = checkCacheSetting(options, this.prefix === "" ? "the app" : this.prefix);
     return this;
   }
@@ -274,6 +280,7 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
    * `new Webfw`/`new SubRouter`; `false` drops the filters declared around it (docs/client-address.md).
    */
   ipFilter(options: IpFilterSetting): this {
+    const { checkIpFilter } = require("../ip-filter/options.ts") as typeof IpFilterOptions;
     this.ipFilterSetting = checkIpFilter(options, this.prefix === "" ? "the app" : `router ${this.prefix}`);
     return this;
   }
@@ -284,7 +291,8 @@ export class RouterBase<T extends AppTypes = NoAppTypes, Prefix extends string =
    * per router; call it before other middlewares (docs/cors.md).
    */
   cors(options: CorsOptions = {}): this {
-    installCors(this, options);
+    // Loaded on first use (start-up, docs/performance.md, "Start-up and idle memory").
+    (require("../cors/index.ts") as typeof CorsModule).installCors(this, options);
     return this;
   }
 

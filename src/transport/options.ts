@@ -5,7 +5,8 @@
  * When nothing is asked for, Bun.serve gets none of these keys at all, so a
  * plain HTTP/1.1 server is exactly what it was before.
  */
-import { type LoadedTls, loadTls, TlsConfigError, type TlsOptions } from "./tls.ts";
+import type * as Tls from "./tls.ts";
+import type { LoadedTls, TlsOptions } from "./tls.ts";
 
 export interface TransportOptions {
   /** Serve HTTPS. Paths, PEM text, bytes or `Bun.file()` (docs/deployment.md). Wins over `--tls-cert/--tls-key`. */
@@ -47,11 +48,13 @@ export async function resolveTransport(
   if (tlsOptions === undefined && flags?.tlsCert !== undefined && flags.tlsKey !== undefined) {
     tlsOptions = { cert: flags.tlsCert, key: flags.tlsKey };
   }
-  const tls = tlsOptions === undefined ? null : await loadTls(tlsOptions);
   const http2 = options.http2 ?? flags?.http2 ?? false;
   const http3 = options.http3 ?? flags?.http3 ?? false;
+  // Certificate loading is read only by a server that asks for TLS (start-up, docs/performance.md).
+  const tlsModule = tlsOptions !== undefined || http3 ? await import("./tls.ts") : null;
+  const tls = tlsOptions === undefined || tlsModule === null ? null : await tlsModule.loadTls(tlsOptions);
   if (http3 && tls === null) {
-    throw new TlsConfigError(
+    throw new (tlsModule as typeof Tls).TlsConfigError(
       "http3 needs tls: QUIC is always encrypted (give start({ tls }), or --tls-cert and --tls-key)",
     );
   }
@@ -79,6 +82,8 @@ export function explainListenError(error: unknown, transport: ResolvedTransport)
   if (transport.tls === null || !(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && code.startsWith("ERR_OSSL")) {
+    // Loaded by resolveTransport, since this server has TLS.
+    const { TlsConfigError } = require("./tls.ts") as typeof Tls;
     return new TlsConfigError(
       `tls: the certificate or key was refused (${error.message}); check that the key belongs to the certificate and the passphrase`,
     );

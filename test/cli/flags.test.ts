@@ -1,13 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  FLAG_DEFS,
-  FlagError,
-  fastChoice,
-  findFlag,
-  parseFlags,
-  usage,
-  withoutPositionals,
-} from "../../src/launch/flags.ts";
+import { FLAG_DEFS, findFlag } from "../../src/launch/flag-table.ts";
+import { FlagError, fastChoice, parseFlags, usage, withoutPositionals } from "../../src/launch/flags.ts";
 import { asFlagError } from "../../src/launch/parse-argv.ts";
 
 const parse = (argv: string[], env: Record<string, string> = {}, cores = 2) =>

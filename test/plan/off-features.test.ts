@@ -152,3 +152,44 @@ test("the OpenAPI document is generated on its first request", async () => {
   const { loaded: modules } = await loaded({ FEATURES: "0", OPENAPI: "1" });
   expect(heavy(modules)).toContain("src/openapi/generate.ts");
 });
+
+/**
+ * What only some apps use, outside the feature folders: the command line's help, table and actions,
+ * TLS, binaries, files, JWKS, CORS, WebSocket routes, problem details, the checks of options the app
+ * did not give, and the observability layers (docs/performance.md, "Start-up and idle memory").
+ */
+const ROOT = join(import.meta.dir, "../..");
+const UNUSED_BY_ONE_ROUTE = [
+  /src\/launch\/(actions|help|did-you-mean|version|open|parse-argv|flag-table)\.ts$/,
+  /src\/transport\/tls\.ts$/,
+  /src\/embed\/(directories|embedded-writes|real-path)\.ts$/,
+  /src\/files\/serve-file\.ts$/,
+  /src\/static\/safe-path\.ts$/,
+  /src\/auth\/jwks\.ts$/,
+  /src\/cors\/index\.ts$/,
+  /src\/websocket\/route\.ts$/,
+  /src\/problem\/(details|from-error)\.ts$/,
+  /src\/(secure-headers|rate-limit|cache|ip-filter)\/options\.ts$/,
+  /src\/observability\/index\.ts$/,
+];
+const unused = (modules: string[]) =>
+  modules.flatMap((path) =>
+    path === join(ROOT, "package.json")
+      ? ["package.json"]
+      : UNUSED_BY_ONE_ROUTE.some((pattern) => pattern.test(path))
+        ? [path.slice(path.indexOf("/src/") + 1)]
+        : [],
+  );
+
+test("a one-route app started without flags loads none of what it does not use", async () => {
+  const { status, loaded: modules } = await loaded({ FEATURES: "0" });
+  expect(status).toBe(200);
+  expect(unused(modules)).toEqual([]);
+});
+
+test("what an app uses loads (the check can fail)", async () => {
+  const { loaded: modules } = await loaded({ FEATURES: "1" });
+  const names = unused(modules);
+  for (const name of ["src/cors/index.ts", "src/websocket/route.ts", "src/secure-headers/options.ts"])
+    expect(names).toContain(name);
+});
