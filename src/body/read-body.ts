@@ -181,12 +181,14 @@ export function readBody(
   maxBodySize: number,
   limits?: BodyLimits,
 ): Uint8Array | Promise<Uint8Array> {
+  if (request.bodyUsed) throw new Error("readBody: the request body was already read");
   return readBodyThen(request, maxBodySize, limits, BYTES, undefined) as Uint8Array | Promise<Uint8Array>;
 }
 
 /**
  * `readBody`, its outcome handed to `sink` with `context`: the sink's answer, at once for an empty
- * body, else the promise of it. Refusals before reading are thrown, not given to the sink.
+ * body, else the promise of it. Refusals before reading are thrown, not given to the sink. For a
+ * body nothing has read yet (the pipeline's, straight from Bun): it does not ask.
  */
 export function readBodyThen<C, R>(
   request: globalThis.Request,
@@ -195,7 +197,6 @@ export function readBodyThen<C, R>(
   sink: BodySink<C, R>,
   context: C,
 ): R | PromiseLike<R> {
-  if (request.bodyUsed) throw new Error("readBody: the request body was already read");
   const lengthHeader = request.headers.get("content-length");
   if (lengthHeader === null) {
     const stream = request.body;
@@ -227,6 +228,16 @@ function thenSink<C, R>(read: Promise<Uint8Array>, sink: BodySink<C, R>, context
   );
 }
 
+/** The read whose promise is being made: `capture` (one executor for all reads, no closure each). */
+let capturing: FramedRead<unknown, unknown> | null = null;
+
+function capture<R>(resolve: (answer: R | PromiseLike<R>) => void, reject: (error: unknown) => void): void {
+  const read = capturing as unknown as FramedRead<unknown, R>;
+  capturing = null;
+  read.resolve = resolve;
+  read.reject = reject;
+}
+
 /**
  * One body read natively. Bun's HTTP parser frames the body by Content-Length and enforces
  * `maxRequestBodySize` itself, so the native whole-body read (`request.bytes()`) is safe and
@@ -243,8 +254,9 @@ class FramedRead<C, R> implements PendingRead {
   slot = -1;
   /** The body arrived, failed or timed out: the first of them answers. */
   private ended = false;
-  private resolve!: (answer: R | PromiseLike<R>) => void;
-  private reject!: (error: unknown) => void;
+  /** Set by `capture` while the promise is made. */
+  resolve!: (answer: R | PromiseLike<R>) => void;
+  reject!: (error: unknown) => void;
 
   constructor(
     request: globalThis.Request,
@@ -254,10 +266,8 @@ class FramedRead<C, R> implements PendingRead {
     private readonly sink: BodySink<C, R>,
     private readonly context: C,
   ) {
-    this.promise = new Promise<R>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    capturing = this as unknown as FramedRead<unknown, unknown>;
+    this.promise = new Promise<R>(capture);
     if (limits !== null && limits.readTimeoutMs > 0) watch(this, limits.readTimeoutMs);
     request.bytes().then(
       (bytes) => this.arrived(bytes),
