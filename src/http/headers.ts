@@ -1,57 +1,178 @@
 /**
- * Case-insensitive HTTP headers (spec `Headers`). A thin layer over the Web
- * `Headers`, which already validates names and refuses CR/LF in values.
+ * Case-insensitive HTTP headers (spec `Headers`), with the Fetch standard's rules.
+ *
+ * Two forms behind one API (docs/requests.md, "Headers"): a response's headers start as a plain
+ * object of lower-cased names (valid names, values without NUL, CR, LF or surrounding
+ * whitespace), which `get`/`set`/`has`/`delete`/`append` read and write as they are and
+ * `Response.toWeb()` hands to Bun, which builds its native headers once when it sends them. The
+ * Web `Headers` (`raw`) is made on the first need of it and used from then on: `raw` itself,
+ * cookies (`Set-Cookie` lines stay separate there), and anything the plain form does not hold
+ * as is (an invalid name or value, so that the Web `Headers` throws its own error where it
+ * always did; a value it would trim). A request's headers are Bun's own Web `Headers`, shared.
  */
 export class Headers {
-  /** The underlying Web headers; shared, not copied, when wrapping a request. */
-  readonly raw: globalThis.Headers;
+  private native: globalThis.Headers | null;
+  /**
+   * @internal The plain form: lower-cased names to values, no `Set-Cookie`; `null` once `raw` is
+   * made. `Response.toWeb()` writes it into the Web response it makes.
+   */
+  plain: Record<string, string> | null;
 
   constructor(init?: Record<string, string> | globalThis.Headers | Headers | [string, string][]) {
-    if (init instanceof Headers) this.raw = new globalThis.Headers(init.raw);
-    else if (init instanceof globalThis.Headers) this.raw = init;
-    else this.raw = new globalThis.Headers(init);
+    this.native = null;
+    this.plain = null;
+    if (init instanceof Headers) {
+      if (init.plain !== null) this.plain = copyPlain(init.plain);
+      else this.native = new globalThis.Headers(init.native as globalThis.Headers);
+    } else if (init instanceof globalThis.Headers) this.native = init;
+    else if (init === undefined) this.plain = {};
+    else if (Array.isArray(init)) this.native = new globalThis.Headers(init);
+    else {
+      this.plain = plainOf(init);
+      if (this.plain === null) this.native = new globalThis.Headers(init);
+    }
+  }
+
+  /** The Web headers underneath: shared, not copied, when wrapping a request; made on first use for a response's. */
+  get raw(): globalThis.Headers {
+    if (this.native === null) {
+      this.native = new globalThis.Headers(this.plain ?? undefined);
+      this.plain = null;
+    }
+    return this.native;
   }
 
   get(name: string): string | null;
   get(name: string, defaultValue: string): string;
   get(name: string, defaultValue: string | null = null): string | null {
-    return this.raw.get(name) ?? defaultValue;
+    const plain = this.plain;
+    if (plain === null) return this.raw.get(name) ?? defaultValue;
+    // Only own values are strings: what the prototype has under a name (`constructor`) is not.
+    const value = plain[name.toLowerCase()];
+    if (typeof value === "string") return value;
+    // An invalid name throws, as the Web `Headers` does.
+    if (!isToken(name)) this.raw.get(name);
+    return defaultValue;
   }
 
   /** Replaces every value of the header. */
   set(name: string, value: string): void {
-    this.raw.set(name, value);
+    const plain = this.plain;
+    const lower = name.toLowerCase();
+    if (plain !== null && isPlainName(name, lower) && isPlainValue(value)) plain[lower] = value;
+    else this.raw.set(name, value);
   }
 
   /** Adds a value, keeping the existing ones (`Set-Cookie` stays separate lines). */
   append(name: string, value: string): void {
-    this.raw.append(name, value);
+    const plain = this.plain;
+    const lower = name.toLowerCase();
+    if (plain !== null && isPlainName(name, lower) && isPlainValue(value)) {
+      const existing = plain[lower];
+      // The Fetch standard's combined value of a repeated header.
+      plain[lower] = typeof existing === "string" ? `${existing}, ${value}` : value;
+    } else this.raw.append(name, value);
   }
 
   has(name: string): boolean {
-    return this.raw.has(name);
+    const plain = this.plain;
+    if (plain === null || !isToken(name)) return this.raw.has(name);
+    return typeof plain[name.toLowerCase()] === "string";
   }
 
   delete(name: string): void {
-    this.raw.delete(name);
+    const plain = this.plain;
+    if (plain === null || !isToken(name)) this.raw.delete(name);
+    else if (Object.hasOwn(plain, name.toLowerCase())) delete plain[name.toLowerCase()];
   }
 
   getAll(name: string): string[] {
-    if (name.toLowerCase() === "set-cookie") return this.raw.getSetCookie();
-    const value = this.raw.get(name);
+    if (name.toLowerCase() === "set-cookie") return this.plain === null ? this.raw.getSetCookie() : [];
+    const value = this.get(name);
     return value === null ? [] : [value];
   }
 
+  /** Lower-cased names, sorted (the Fetch standard's order). */
   keys(): string[] {
-    return [...this.raw.keys()];
+    const plain = this.plain;
+    return plain === null ? [...this.raw.keys()] : Object.keys(plain).sort();
   }
 
   /** Lower-cased names to values (repeated headers joined with `, ` as the Fetch standard does). */
   toDict(): Record<string, string> {
-    return Object.fromEntries(this.raw.entries());
+    const plain = this.plain;
+    if (plain === null) return Object.fromEntries(this.raw.entries());
+    const dict: Record<string, string> = {};
+    for (const name of Object.keys(plain).sort()) dict[name] = plain[name] as string;
+    return dict;
   }
 
   [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.raw.entries();
+    const plain = this.plain;
+    if (plain === null) return this.raw.entries();
+    return Object.keys(plain)
+      .sort()
+      .map((name): [string, string] => [name, plain[name] as string])
+      [Symbol.iterator]();
   }
+}
+
+/** `tchar` of RFC 9110 §5.6.2, by character code. */
+const TOKEN = new Uint8Array(128);
+for (const ch of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+  TOKEN[ch.charCodeAt(0)] = 1;
+}
+
+/**
+ * A name the plain form holds: valid, and neither `Set-Cookie` (separate lines, kept by the Web
+ * `Headers`) nor `__proto__` (not an own property of an object literal).
+ */
+function isPlainName(name: string, lower: string): boolean {
+  return lower !== "set-cookie" && lower !== "__proto__" && isToken(name);
+}
+
+/** A valid header name. */
+function isToken(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code > 127 || TOKEN[code] !== 1) return false;
+  }
+  return true;
+}
+
+/**
+ * A value the Web `Headers` keeps exactly as given: Latin-1 text without control characters and
+ * without a space at either end (it trims those). Anything else goes to the Web `Headers`.
+ */
+function isPlainValue(value: string): boolean {
+  if (typeof value !== "string") return false;
+  const last = value.length - 1;
+  if (last < 0) return true;
+  if (value.charCodeAt(0) === 32 || value.charCodeAt(last) === 32) return false;
+  // Control characters (tabs included, trimmed at the ends) and non-Latin-1 text: the Web `Headers` decides.
+  for (let i = 0; i <= last; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 32 || code > 255 || code === 127) return false;
+  }
+  return true;
+}
+
+/** The plain form of a header object, or `null` when a name or value needs the Web `Headers`. */
+function plainOf(init: Record<string, string>): Record<string, string> | null {
+  const plain: Record<string, string> = {};
+  for (const name in init) {
+    const value = init[name] as string;
+    const lower = name.toLowerCase();
+    if (!isPlainName(name, lower) || !isPlainValue(value)) return null;
+    const existing = plain[lower];
+    plain[lower] = typeof existing === "string" ? `${existing}, ${value}` : value;
+  }
+  return plain;
+}
+
+function copyPlain(plain: Record<string, string>): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const name in plain) copy[name] = plain[name] as string;
+  return copy;
 }

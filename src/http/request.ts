@@ -178,6 +178,12 @@ export class Request<
     return this.stateValue;
   }
 
+  /** @internal Runs what is left of the request-target check now (400 when it refuses the request). */
+  finishPendingCheck(): void {
+    if (this.pendingHost !== null) this.pendingHost = finishCheck(this.pendingHost, this.raw);
+    if (this.pendingTarget !== null) this.pendingTarget = finishCheck(this.pendingTarget, this.raw);
+  }
+
   get url(): Url {
     if (this.cachedUrl === null) {
       if (this.pendingHost !== null) this.pendingHost = finishCheck(this.pendingHost, this.raw);

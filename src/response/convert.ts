@@ -6,7 +6,7 @@ import { Renderable } from "./bodies.ts";
 import { isClientData } from "./client-data.ts";
 import { copyResponse } from "./copy-response.ts";
 import { plainTextResponse } from "./plain-text.ts";
-import { Response } from "./response.ts";
+import { BINARY_HEADERS, JSON_HEADERS, Response, TEXT_HEADERS } from "./response.ts";
 import { streamedResponse } from "./streamed.ts";
 
 type WebResponse = globalThis.Response;
@@ -45,7 +45,7 @@ export function toWebResponse(
  */
 export function toWebfwResponse(value: unknown, request: globalThis.Request): Response | Promise<Response> {
   // Text first, ahead of the list, as in `toWebResponse`.
-  if (typeof value === "string") return new Response(200, { "content-type": TEXT_PLAIN }, value);
+  if (typeof value === "string") return new Response(200, TEXT_HEADERS, value);
   return convert(value, request, true) as Response | Promise<Response>;
 }
 
@@ -61,7 +61,7 @@ function convert(
   webfw: boolean,
 ): WebResponse | Response | Promise<WebResponse | Response> {
   if (typeof value === "string")
-    return webfw ? new Response(200, { "content-type": TEXT_PLAIN }, value) : plainTextResponse(value);
+    return webfw ? new Response(200, TEXT_HEADERS, value) : plainTextResponse(value);
   if (value === undefined || value === null)
     return webfw ? new Response(204) : new globalThis.Response(null, { status: 204 });
   if (typeof value !== "object") return webfw ? jsonWebfw(value, 200) : jsonResponse(value, 200);
@@ -95,7 +95,7 @@ function convert(
         headers: { "content-type": BINARY },
       });
     const bytes = value instanceof Uint8Array ? value : new Uint8Array(value);
-    return new Response(200, { "content-type": BINARY }, bytes);
+    return new Response(200, BINARY_HEADERS, bytes);
   }
   if (value instanceof Blob || value instanceof SseBody) {
     const web = value instanceof Blob ? blobResponse(value, request) : value.toResponse(request.signal);
@@ -114,11 +114,11 @@ function convert(
 }
 
 function jsonWebfw(value: unknown, status: number): Response {
-  return new Response(status, { "content-type": JSON_UTF8 }, JSON.stringify(value));
+  return new Response(status, JSON_HEADERS, JSON.stringify(value));
 }
 
 function streamWebfw(stream: ReadableStream<Uint8Array>): Response {
-  const response = new Response(200, { "content-type": BINARY });
+  const response = new Response(200, BINARY_HEADERS);
   response.stream = stream;
   return response;
 }

@@ -19,6 +19,12 @@ export function plainTextResponse(text: string, init?: ResponseInit): globalThis
   return response;
 }
 
+/** Marks `response`, a string body without a `Content-Type`, as such a text answer. */
+export function markImpliedText(response: globalThis.Response): globalThis.Response {
+  (response as Marked)[PLAIN_TEXT] = true;
+  return response;
+}
+
 /** Whether `response` is a marked text answer whose type Bun adds on the wire (`copyResponse` keeps it). */
 export function isImpliedText(response: globalThis.Response): boolean {
   return (response as Marked)[PLAIN_TEXT] === true;

@@ -1,7 +1,7 @@
 import { type CookieOptions, serializeCookie } from "../http/cookies.ts";
 import { Headers } from "../http/headers.ts";
-import { BINARY, TEXT_PLAIN } from "../http/media-type.ts";
-import { contentTypeOf, plainTextResponse } from "./plain-text.ts";
+import { BINARY, JSON_UTF8, TEXT_PLAIN } from "../http/media-type.ts";
+import { contentTypeOf, markImpliedText } from "./plain-text.ts";
 import { markStreamed } from "./streamed.ts";
 
 const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
@@ -23,7 +23,7 @@ export class Response {
    * of a Headers object here and a copy of it there (two native objects, ~40 % of the JavaScript
    * time of the params benchmark).
    */
-  private headersInit: Record<string, string> | null;
+  private headersInit: Readonly<Record<string, string>> | null;
   /**
    * No body at all (not an empty text): a `redirect()`, or a Web response with a null body wrapped
    * for after-middlewares (a Worker's redirect). Sent without a body or a `Content-Type` while
@@ -37,7 +37,11 @@ export class Response {
     description: string | Uint8Array = "",
   ) {
     this.statusCode = statusCode;
-    if (headers instanceof Headers) {
+    if (headers === TEXT_HEADERS || headers === JSON_HEADERS || headers === BINARY_HEADERS) {
+      // The framework's own, checked once here (`checkHeaderObject` is a fifth of a small answer's making).
+      this.headersValue = null;
+      this.headersInit = headers;
+    } else if (headers instanceof Headers) {
       this.headersValue = headers;
       this.headersInit = null;
     } else if (headers instanceof globalThis.Headers) {
@@ -92,27 +96,45 @@ export class Response {
       this.statusCode === 304 ||
       this.statusCode < 200 ||
       (this.bodyAbsent && this.description === "" && this.stream === null);
-    const init = this.headersInit;
-    if (init !== null) {
-      const type =
-        noBody || this.stream !== null || hasContentType(init)
-          ? null
-          : typeof this.description === "string"
-            ? TEXT_PLAIN
-            : BINARY;
-      const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
-      // A string body's type is Bun's default: implied and marked rather than added (plain-text.ts).
-      if (type === TEXT_PLAIN)
-        return plainTextResponse(body as string, { status: this.statusCode, headers: init });
-      const headers = type === null ? init : { ...init, "content-type": type };
-      return this.streamedIf(new globalThis.Response(body, { status: this.statusCode, headers }), noBody);
-    }
+    // The handler's header object, or the plain form of `headers` (src/http/headers.ts), written
+    // into the Web response's own headers one by one: Bun's conversion of a header object in the
+    // response init costs more than the response itself (docs/performance.md, "The middleware
+    // path"). After `raw` or a cookie, the Web headers themselves.
+    const init = this.headersInit ?? (this.headersValue as Headers).plain;
+    if (init !== null) return this.webWith(init, noBody);
     const headers = this.headers.raw;
     if (!headers.has("content-type") && !noBody && this.stream === null) {
       headers.set("content-type", typeof this.description === "string" ? TEXT_PLAIN : BINARY);
     }
     const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
     return this.streamedIf(new globalThis.Response(body, { status: this.statusCode, headers }), noBody);
+  }
+
+  /**
+   * The Web response with the headers of a header object. Each is appended, as the response init
+   * would (a name given twice in two spellings joins its values), but the type, which is set. A
+   * string body without a type gets Bun's default, implied and marked rather than written
+   * (src/response/plain-text.ts).
+   */
+  private webWith(init: Readonly<Record<string, string>>, noBody: boolean): globalThis.Response {
+    const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
+    const web =
+      this.statusCode === 200
+        ? new globalThis.Response(body)
+        : new globalThis.Response(body, { status: this.statusCode });
+    let typed = noBody || this.stream !== null;
+    for (const name in init) {
+      const value = init[name] as string;
+      if (name.length === 12 && name.toLowerCase() === "content-type") {
+        typed = true;
+        web.headers.set(name, value);
+      } else web.headers.append(name, value);
+    }
+    if (!typed) {
+      if (typeof body === "string") return markImpliedText(web);
+      web.headers.set("content-type", BINARY);
+    }
+    return this.streamedIf(web, noBody);
   }
 
   /** Marks a Web response that carries this response's stream (src/response/streamed.ts). */
@@ -148,10 +170,13 @@ export class Response {
   }
 }
 
-function hasContentType(headers: Record<string, string>): boolean {
-  for (const name in headers) if (name.length === 12 && name.toLowerCase() === "content-type") return true;
-  return false;
-}
+/**
+ * The header objects of the answers webfw makes from a handler's value (src/response/convert.ts):
+ * frozen, so that one check at load stands for every response made with them.
+ */
+export const TEXT_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": TEXT_PLAIN });
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": JSON_UTF8 });
+export const BINARY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": BINARY });
 
 /**
  * The header object of a new Response must be valid now, as it was when the constructor built a

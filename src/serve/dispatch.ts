@@ -152,20 +152,23 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
   const responseRules = headersExcluded ? [] : config.responseHeaders;
   const checkExcludedPath =
     !headersExcluded && config.excludedHeaderPaths.size > 0 && plan.pathParamNames.length > 0;
-  // Nothing looks at the request before the handler, nor does anything but the conversion after it.
-  const nothingAround =
-    plan.before.length === 0 &&
-    plan.after.length === 0 &&
+  // Nothing but the application's code (middlewares, handler) looks at the request; the body read
+  // looks only at its framing.
+  const onlyCodeLooks =
     plan.auth === null &&
     plan.args === null &&
     plan.body === null &&
     config.requestHeaders.length === 0 &&
     plan.rawBody !== true;
-  // Host-blind (src/serve/host-blind.ts): an inline handler sees the Host and the target only
-  // through `request.url`/`queryParams`/`headers`, which finish the check (`pending`); reading the
-  // body looks at neither (just its own framing). Response-header rules on a route without a body
-  // keep the whole check up front, as they always did.
-  const hostBlind = nothingAround && plan.invoke === undefined && (readsBody || responseRules.length === 0);
+  // Nothing looks at the request before the handler, nor does anything but the conversion after it.
+  const nothingAround = onlyCodeLooks && plan.before.length === 0 && plan.after.length === 0;
+  // Host-blind (src/serve/host-blind.ts, docs/security.md "Request target"): an inline handler
+  // and the route's middlewares see the Host and the target only through `request.url`/
+  // `queryParams`/`headers`, which finish the check (`pending`); reading the body looks at neither
+  // (just its own framing). Authentication, typed args and a body schema read the request before
+  // anyone's code does, and the request-header rules write into its headers: those routes keep the
+  // whole check up front, as do response-header rules on a route without a body.
+  const hostBlind = onlyCodeLooks && plan.invoke === undefined && (readsBody || responseRules.length === 0);
 
   /** The response-header rules (none on an excluded path). */
   const finish = (response: WebResponse, raw: globalThis.Request): WebResponse => {
@@ -257,7 +260,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
         }
       };
   if (!hostBlind) return dispatch;
-  if (readsBody || !declaresNoParameters(plan.handler)) return markHostBlind(dispatch);
+  if (!nothingAround || readsBody || !declaresNoParameters(plan.handler)) return markHostBlind(dispatch);
 
   // A handler declared without parameters (`() => "hello"`) on a route with nothing around it
   // never sees a `Request`: none is made unless it fails (the error answer needs one). Nothing
@@ -352,9 +355,10 @@ function beforeStep(
   fail: Failure,
 ): Step {
   const settle = (result: unknown, request: Request): Answer => {
-    if (result === undefined || result === null) return next(request);
+    if (result === undefined || result === null || result === request) return next(request);
     if (result instanceof Request) {
       result.context ??= request.context;
+      carryPendingCheck(request, result);
       // From here on, an error is answered for the new request.
       try {
         return next(result);
@@ -370,6 +374,20 @@ function beforeStep(
     const result = middleware(request);
     return isThenable(result) ? later(result, request, settle, fail) : settle(result, request);
   };
+}
+
+/**
+ * What is left of the request-target check (a host-blind route, src/serve/host-blind.ts) goes with
+ * the `Request` a before-middleware returns: on the same Bun request it is left to that one's
+ * first look, as it was; a `Request` over another Bun request (made by the middleware) gets the
+ * check finished now, on the request the client sent (docs/security.md, "Request target").
+ */
+function carryPendingCheck(from: Request, to: Request): void {
+  if (from.pendingHost === null && from.pendingTarget === null) return;
+  if (to.raw === from.raw) {
+    to.pendingHost ??= from.pendingHost;
+    to.pendingTarget ??= from.pendingTarget;
+  } else from.finishPendingCheck();
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Dispatchers that let nothing see the Host before their handler does (docs/security.md, "Request
+ * Dispatchers that let nothing see the Host before the application's code (the handler, the
+ * route's middlewares) does, which finishes the check at its first look (docs/security.md, "Request
  * target"). For them, Bun's native table checks the request from `req.url` alone
  * (`urlRequestProblem`), without building the request's `Headers` object: that object is a fifth
  * of the instructions of a bare `GET /` (bench/instructions.sh). Marked at start, looked up at
@@ -7,7 +8,7 @@
  */
 const blind = new WeakSet<object>();
 
-/** Marks `dispatcher` as one that runs nothing before its handler and shows the handler no Host. */
+/** Marks `dispatcher` as one where only the application's code can look at the Host, through the `Request`. */
 export function markHostBlind<T extends object>(dispatcher: T): T {
   blind.add(dispatcher);
   return dispatcher;

@@ -3,12 +3,11 @@
  * only as far as its answer can depend on the request, and the handler's first look at the URL,
  * the query or the headers finishes the request-target check. Probed over raw TCP with every Host
  * spelling: wherever the Host or target can reach an answer, the answer is the 400 the whole check
- * gives (compared with `hostProblem` itself and with a route that has a middleware, which is checked
- * whole before anything runs).
+ * gives (compared with `hostProblem` itself, on plain routes and on routes behind middlewares).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { hostProblem } from "../../src/http/request-target.ts";
-import { type ServerHandle, Webfw } from "../../src/index.ts";
+import { Request, Response, type ServerHandle, Webfw } from "../../src/index.ts";
 import { logger, stderrSink } from "../../src/log/logger.ts";
 import { startQuiet } from "../security/helpers.ts";
 import { rawExchange } from "../security/raw-client.ts";
@@ -93,14 +92,49 @@ function makeApp(
   return app;
 }
 
-/** The same routes behind a before-middleware: checked whole before anything runs. */
+/**
+ * Routes with middlewares: host-blind too, the middlewares being code that looks like a handler
+ * (docs/security.md, "Request target"). What reads the URL or the headers, before or after the
+ * handler, finishes the check; a `Request` a middleware returns carries what is left of it.
+ */
 function guardedApp(): Webfw {
   const app = new Webfw(import.meta.path, { openapi: false });
   app.beforeRequest(() => undefined);
+  app.afterRequest((response) => {
+    response.headers.set("x-after", "1");
+  });
   app.get("/fixed", () => "fixed");
   app.get("/p/:id", (r) => `p=${r.pathParams.id}`);
+  app.beforeRequest("/guard", (r) => {
+    if (r.url.path.startsWith("/internal")) return new Response(403, {}, "no");
+  });
+  app.get("/guard", () => "guard");
+  app.afterRequest("/after-url", (response, r) => {
+    response.headers.set("x-host", r.url.host);
+  });
+  app.get("/after-url", () => "after");
+  // The same Bun request in a new `Request`: the pending check goes with it.
+  app.beforeRequest("/renew", (r) => new Request(r.raw, r.pathParams));
+  app.get("/renew", (r) => `host=${r.url.host}`);
+  app.get("/renew-blind", () => "renewed");
+  app.beforeRequest("/renew-blind", (r) => new Request(r.raw, r.pathParams));
+  // A refusal a middleware catches shows it nothing, and the handler's look is refused again.
+  app.beforeRequest("/caught", (r) => {
+    try {
+      r.state.host = r.url.host;
+    } catch {
+      r.state.refused = true;
+    }
+  });
+  app.get("/caught", (r) => `host=${r.url.host} refused=${r.state.refused === true}`);
+  // Another Bun request: the client's is checked at once.
+  app.beforeRequest("/other", (r) => new Request(new globalThis.Request("http://x/other"), r.pathParams));
+  app.get("/other", () => "other");
   return app;
 }
+
+/** Targets of the guarded app whose answer looks at the Host (before, after, in the handler). */
+const GUARDED_LOOKS = ["/p/7", "/guard", "/after-url", "/renew", "/other", "/caught"];
 
 const get = (target: string, host: string | null) =>
   `GET ${target} HTTP/1.1\r\n${host === null ? "" : `Host: ${host}\r\n`}Connection: close\r\n\r\n`;
@@ -157,8 +191,8 @@ describe("every single Host line: the answer a handler gives agrees with the who
         const param = await rawExchange(server.port, get("/p/7", host));
         expect({ host, status: param.status }).toEqual({ host, status: expected });
       }
-      // Checked whole before any middleware: the same verdict.
-      for (const target of ["/fixed", "/p/7"]) {
+      // Behind middlewares: every answer that looks gets the whole check's verdict.
+      for (const target of GUARDED_LOOKS) {
         const reply = await rawExchange(guarded.port, get(target, host));
         expect({ host, target, status: reply.status }).toEqual({ host, target, status: expected });
       }
@@ -191,9 +225,30 @@ describe("what the URL cannot show: two Host lines", () => {
     }
   });
 
-  test("refused up front where anything runs before the handler", async () => {
-    for (const target of ["/fixed", "/p/7"]) {
-      expect((await rawExchange(guarded.port, twoHosts(target))).status).toBe(400);
+  test("behind middlewares: refused the moment a middleware or the handler looks", async () => {
+    for (const target of GUARDED_LOOKS.filter((t) => t !== "/p/7")) {
+      const reply = await rawExchange(guarded.port, twoHosts(target));
+      expect({ target, status: reply.status, body: reply.body }).toEqual({
+        target,
+        status: 400,
+        body: "more than one Host header",
+      });
+    }
+  });
+
+  test("behind middlewares that never look: served, the after-middleware's header on", async () => {
+    for (const [target, body] of [
+      ["/fixed", "fixed"],
+      ["/p/7", "p=7"],
+      ["/renew-blind", "renewed"],
+    ] as const) {
+      const reply = await rawExchange(guarded.port, twoHosts(target));
+      expect({ target, status: reply.status, body: reply.body, after: reply.headers["x-after"] }).toEqual({
+        target,
+        status: 200,
+        body,
+        after: "1",
+      });
     }
   });
 
