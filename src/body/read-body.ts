@@ -1,8 +1,8 @@
+import { strictUtf8 } from "../http/utf8.ts";
 import { BadRequestError, HttpError } from "../response/errors.ts";
 import type { BodyBudget } from "./budget.ts";
 
 const EMPTY = new Uint8Array(0);
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function tooLarge(): HttpError {
   return new HttpError(413, "Payload Too Large");
@@ -149,6 +149,25 @@ function isBlank(code: number): boolean {
 }
 
 /**
+ * What a body read hands its outcome to, with the `context` it was given: the bytes, or the error
+ * that ended the read (413 past the limit, 400 cut short, 408 too slow, 503 over the in-flight
+ * total). Its answer is what the read's promise resolves with, so a caller that continues from
+ * here (the request pipeline, src/serve/dispatch.ts) needs no promise of its own on top.
+ */
+export interface BodySink<C, R> {
+  arrived(bytes: Uint8Array, context: C): R | PromiseLike<R>;
+  failed(error: unknown, context: C): R | PromiseLike<R>;
+}
+
+/** `readBody`'s sink: the bytes themselves, the error as a rejection. */
+const BYTES: BodySink<undefined, Uint8Array> = {
+  arrived: (bytes) => bytes,
+  failed(error) {
+    throw error;
+  },
+};
+
+/**
  * Reads a request body whole, never holding more than `maxBodySize` bytes:
  * a `Content-Length` over the limit is refused before reading (413); a
  * chunked body is read chunk by chunk and abandoned as soon as it passes the
@@ -163,60 +182,96 @@ export function readBody(
   limits?: BodyLimits,
 ): Uint8Array | Promise<Uint8Array> {
   if (request.bodyUsed) throw new Error("readBody: the request body was already read");
+  return readBodyThen(request, maxBodySize, limits, BYTES, undefined) as Uint8Array | Promise<Uint8Array>;
+}
+
+/**
+ * `readBody`, its outcome handed to `sink` with `context`: the sink's answer, at once for an empty
+ * body, else the promise of it. Refusals before reading are thrown, not given to the sink. For a
+ * body nothing has read yet (the pipeline's, straight from Bun): it does not ask.
+ */
+export function readBodyThen<C, R>(
+  request: globalThis.Request,
+  maxBodySize: number,
+  limits: BodyLimits | undefined,
+  sink: BodySink<C, R>,
+  context: C,
+): R | PromiseLike<R> {
   const lengthHeader = request.headers.get("content-length");
   if (lengthHeader === null) {
     const stream = request.body;
-    return stream === null ? EMPTY : readLimited(stream, maxBodySize, limits);
+    if (stream === null) return sink.arrived(EMPTY, context);
+    return thenSink(readLimited(stream, maxBodySize, limits), sink, context);
   }
   const length = declaredLength(lengthHeader);
   if (length < 0) throw new BadRequestError("Invalid Content-Length header");
   if (length > maxBodySize) throw tooLarge();
-  if (length === 0) return EMPTY;
-  if (limits === undefined) return new FramedRead(request, maxBodySize, length, null).promise;
+  if (length === 0) return sink.arrived(EMPTY, context);
+  if (limits === undefined) return new FramedRead(request, maxBodySize, length, null, sink, context).promise;
   // The whole declared length is reserved before a byte is read (docs/performance.md, "POST /json").
   if (!limits.budget.tryReserve(length)) throw overBudget();
   // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
   // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
   if (length > STREAM_ABOVE && request.body !== null) {
-    return readLimited(request.body, maxBodySize, { ...limits, reserved: true }).finally(() =>
+    const read = readLimited(request.body, maxBodySize, { ...limits, reserved: true }).finally(() =>
       limits.budget.release(length),
     );
+    return thenSink(read, sink, context);
   }
-  return new FramedRead(request, maxBodySize, length, limits).promise;
+  return new FramedRead(request, maxBodySize, length, limits, sink, context).promise;
+}
+
+function thenSink<C, R>(read: Promise<Uint8Array>, sink: BodySink<C, R>, context: C): Promise<R> {
+  return read.then(
+    (bytes) => sink.arrived(bytes, context),
+    (error) => sink.failed(error, context),
+  );
+}
+
+/** The read whose promise is being made: `capture` (one executor for all reads, no closure each). */
+let capturing: FramedRead<unknown, unknown> | null = null;
+
+function capture<R>(resolve: (answer: R | PromiseLike<R>) => void, reject: (error: unknown) => void): void {
+  const read = capturing as unknown as FramedRead<unknown, R>;
+  capturing = null;
+  read.resolve = resolve;
+  read.reject = reject;
 }
 
 /**
  * One body read natively. Bun's HTTP parser frames the body by Content-Length and enforces
  * `maxRequestBodySize` itself, so the native whole-body read (`request.bytes()`) is safe and
  * fastest (and touching `request.body` first would make Bun build a stream this path never uses).
- * One promise per request, and the read is its own deadline entry (no closures of its own): the
+ * One promise per request, resolved with the sink's answer (so the pipeline after the body adds
+ * no promise of its own), and the read is its own deadline entry (no closures of its own): the
  * budget's share is released and the deadline dropped by whichever comes first, the body or the
  * timeout (a late body is then ignored; the 408 closes the connection).
  */
-class FramedRead implements PendingRead {
-  readonly promise: Promise<Uint8Array>;
+class FramedRead<C, R> implements PendingRead {
+  readonly promise: Promise<R>;
   deadline = 0;
   /** For the sweeper: its index in the list while watched (`unwatch`). */
   slot = -1;
   /** The body arrived, failed or timed out: the first of them answers. */
   private ended = false;
-  private resolve!: (bytes: Uint8Array) => void;
-  private reject!: (error: unknown) => void;
+  /** Set by `capture` while the promise is made. */
+  resolve!: (answer: R | PromiseLike<R>) => void;
+  reject!: (error: unknown) => void;
 
   constructor(
     request: globalThis.Request,
     private readonly maxBodySize: number,
     private readonly length: number,
     private readonly limits: BodyLimits | null,
+    private readonly sink: BodySink<C, R>,
+    private readonly context: C,
   ) {
-    this.promise = new Promise<Uint8Array>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    capturing = this as unknown as FramedRead<unknown, unknown>;
+    this.promise = new Promise<R>(capture);
     if (limits !== null && limits.readTimeoutMs > 0) watch(this, limits.readTimeoutMs);
     request.bytes().then(
       (bytes) => this.arrived(bytes),
-      () => this.failed(),
+      () => this.failed(new BadRequestError("The request body was cut short")),
     );
   }
 
@@ -231,16 +286,32 @@ class FramedRead implements PendingRead {
 
   private arrived(bytes: Uint8Array): void {
     if (!this.settle()) return;
-    if (bytes.length > this.maxBodySize) this.reject(tooLarge());
-    else this.resolve(bytes);
+    if (bytes.length > this.maxBodySize) {
+      this.answer(tooLarge());
+      return;
+    }
+    try {
+      this.resolve(this.sink.arrived(bytes, this.context));
+    } catch (error) {
+      this.reject(error);
+    }
   }
 
-  private failed(): void {
-    if (this.settle()) this.reject(new BadRequestError("The request body was cut short"));
+  private failed(error: unknown): void {
+    if (this.settle()) this.answer(error);
   }
 
   expire(): void {
-    if (this.settle()) this.reject(readTimedOut());
+    if (this.settle()) this.answer(readTimedOut());
+  }
+
+  /** The sink's answer to `error` (its own failure rejects the promise). */
+  private answer(error: unknown): void {
+    try {
+      this.resolve(this.sink.failed(error, this.context));
+    } catch (thrown) {
+      this.reject(thrown);
+    }
   }
 }
 
@@ -298,9 +369,5 @@ async function readLimited(
 /** The spec's `request.body`: a string when the bytes are valid UTF-8, else the bytes; `""` when empty. */
 export function decodeBody(bytes: Uint8Array): string | Uint8Array {
   if (bytes.length === 0) return "";
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return bytes;
-  }
+  return strictUtf8(bytes) ?? bytes;
 }

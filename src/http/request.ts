@@ -19,10 +19,9 @@ import { contextOf, type DispatchContext, type TargetCheck } from "./request-con
 import { assignRequestId, requestIdOf } from "./request-id.ts";
 import { requestServices } from "./request-services.ts";
 import { Url } from "./url.ts";
+import { strictUtf8 } from "./utf8.ts";
 
 const EMPTY = new Uint8Array(0);
-
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Runs a part of the check a host-blind route left (src/serve/host-blind.ts) and returns `null`
@@ -233,14 +232,8 @@ export class Request<
   /** The raw body: a string when it is valid UTF-8, else the bytes; `""` when empty. */
   get body(): string | Uint8Array {
     if (this.cachedBody === null) {
-      if (this.bodyBytes.length === 0) this.cachedBody = "";
-      else {
-        try {
-          this.cachedBody = utf8.decode(this.bodyBytes);
-        } catch {
-          this.cachedBody = this.bodyBytes;
-        }
-      }
+      const bytes = this.bodyBytes;
+      this.cachedBody = bytes.length === 0 ? "" : (strictUtf8(bytes) ?? bytes);
     }
     return this.cachedBody;
   }
@@ -300,13 +293,11 @@ export class Request<
    * Throws `BadRequestError` (400 when not caught) on invalid JSON.
    */
   json<T = unknown>(): T {
-    let text: string;
-    try {
-      text = typeof this.body === "string" ? this.body : utf8.decode(this.bodyBytes);
-    } catch {
-      // JSON must be UTF-8 (RFC 8259 §8.1): undecodable bytes are bad input, not text to patch with U+FFFD.
-      throw new BadRequestError("invalid JSON body: not valid UTF-8");
-    }
+    const body = this.body;
+    // Bytes here are the ones that failed to decode, or bytes a middleware set (`body` setter).
+    const text = typeof body === "string" ? body : strictUtf8(this.bodyBytes);
+    // JSON must be UTF-8 (RFC 8259 §8.1): undecodable bytes are bad input, not text to patch with U+FFFD.
+    if (text === null) throw new BadRequestError("invalid JSON body: not valid UTF-8");
     return parseJson(text) as T;
   }
 
