@@ -7,6 +7,7 @@
  * CPU time moves far less than wall-clock throughput on a shared machine.
  *
  *   bun bench/workers-cost.ts [--requests N] [--repeat N] [--iterations N] [--variants 1,2]
+ *                             [--threads] [--tree OTHER_CHECKOUT]
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,12 +21,14 @@ const { values } = parseArgs({
     variants: { type: "string", default: "1,2" },
     connections: { type: "string", default: "8" },
     threads: { type: "boolean", default: false },
+    /** Another checkout to measure (its bench/servers/webfw.ts and src/), for A/B in the same minutes. */
+    tree: { type: "string" },
   },
 });
 const requests = Number(values.requests);
 const repeat = Number(values.repeat);
 const variants = (values.variants ?? "1,2").split(",").map(Number);
-const root = join(import.meta.dir, "..");
+const root = values.tree ?? join(import.meta.dir, "..");
 
 /** Run time of every thread of `pid`, in ns, by thread id (with its name). */
 function threadTimes(pid: number): Map<number, { name: string; ns: number }> {

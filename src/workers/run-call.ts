@@ -25,7 +25,7 @@ import { Request } from "../http/request.ts";
 import { jobsOf } from "../jobs/lookup.ts";
 import { scopeOf, walkTree } from "../plan/tree.ts";
 import { markClientData } from "../response/client-data.ts";
-import { toWebResponse } from "../response/convert.ts";
+import { isStatusPair, toWebResponse } from "../response/convert.ts";
 import { withDefaultStatus } from "../response/default-status.ts";
 import { HttpError } from "../response/errors.ts";
 import { plainTextResponse, withVisibleContentType } from "../response/plain-text.ts";
@@ -152,6 +152,8 @@ export async function runCall(
     // Headers cross as a list: a text answer's implied type must be in it (src/response/plain-text.ts).
     const respond = async (value: unknown) => withVisibleContentType(await toWebResponse(value, raw));
     let answer: string | globalThis.Response;
+    // The body is known to be complete (JSON, text): read at once, without peeking at a stream.
+    let whole = false;
     if (call.trace) {
       // With tracing on, the handler runs in a child span of the main thread's server span; the
       // module (and `@opentelemetry/api`) is loaded only by calls that carry a trace context.
@@ -162,6 +164,7 @@ export async function runCall(
       // A text answer to a plain call goes back as the text (src/workers/wire.ts): the main thread
       // makes the same response from it. Other answers are converted here.
       answer = typeof value === "string" && plain ? value : await respond(value);
+      whole = heldInMemory(value);
     }
     if (typeof answer === "string") {
       if (request.session === null && state() === null) {
@@ -176,7 +179,8 @@ export async function runCall(
     const response = tasksAfter(request, answer);
     let body: Uint8Array | null = null;
     let streamed = false;
-    if (response.body !== null) {
+    if (response.body !== null && whole) body = new Uint8Array(await response.arrayBuffer());
+    else if (response.body !== null) {
       const peeked = await peekBody(response.body, WHOLE_BODY_LIMIT);
       if (peeked.complete) body = peeked.bytes;
       else {
@@ -207,6 +211,22 @@ export async function runCall(
     }
     return { id: call.id, error: failure, session: request.session?.snapshot() ?? null, state: state() };
   }
+}
+
+/**
+ * Whether a handler's value converts to a body held in memory (src/response/convert.ts): text,
+ * JSON (a plain object, an array that is not a `[value, status]` pair, a number or boolean), a
+ * dictionary response (its description is text or bytes). Anything else may stream and is peeked.
+ */
+function heldInMemory(value: unknown): boolean {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return true;
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return !isStatusPair(value);
+  return (
+    Object.getPrototypeOf(value) === Object.prototype &&
+    !(Symbol.asyncIterator in value) &&
+    !(Symbol.iterator in value)
+  );
 }
 
 /** The next chunk of a streamed body (the main thread asks for one when its reader wants one). */
