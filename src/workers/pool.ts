@@ -3,15 +3,18 @@ import type { Request } from "../http/request.ts";
 import { absoluteUrl } from "../http/request-target.ts";
 import { logger } from "../log/logger.ts";
 import { HttpError } from "../response/errors.ts";
+import { plainTextResponse, withVisibleContentType } from "../response/plain-text.ts";
 import { RequestTimeoutError } from "../serve/timeout.ts";
 import type { TopicHub } from "../topics/hub.ts";
 import { BodyProxies } from "./body-proxy.ts";
 import type { WorkerCall, WorkerFailure, WorkerMessage, WorkerReply } from "./protocol.ts";
 import { WORKER_MAIN_FILE_ENV } from "./protocol.ts";
+import { plainCall, readPlainReply } from "./wire.ts";
 
 /** A call waiting in the main thread's queue or running in a Worker. */
 interface Call {
-  message: WorkerCall;
+  id: number;
+  message: WorkerCall | string;
   request: Request;
   resolve: (response: globalThis.Response) => void;
   reject: (error: unknown) => void;
@@ -105,16 +108,22 @@ export class WorkerPool {
    */
   run(route: string, request: Request, deadlineMs = 0): Promise<globalThis.Response> {
     if (this.closed) return Promise.reject(new HttpError(503, "Service Unavailable"));
-    const message: WorkerCall = {
-      id: this.nextId++,
+    const id = this.nextId++;
+    // A bare target (HTTP/1.0 without Host) is not a URL the Worker's `new Request` accepts.
+    // Behind a trusted proxy, the URL the client asked for (docs/client-address.md); a URL without
+    // a host (HTTP/1.0 without Host) stays the bare target the Worker makes absolute.
+    const url =
+      forwardedClient(request.raw, request.server, request.context) === null || request.url.host === ""
+        ? absoluteUrl(request.raw.url)
+        : request.url.toString();
+    const trace = this.traceContext?.();
+    // The commonest call crosses as one string (src/workers/wire.ts), the rest as an object.
+    const message: WorkerCall | string = (trace === undefined
+      ? plainCall(id, route, url, request)
+      : null) ?? {
+      id,
       route,
-      // A bare target (HTTP/1.0 without Host) is not a URL the Worker's `new Request` accepts.
-      // Behind a trusted proxy, the URL the client asked for (docs/client-address.md); a URL without
-      // a host (HTTP/1.0 without Host) stays the bare target the Worker makes absolute.
-      url:
-        forwardedClient(request.raw, request.server, request.context) === null || request.url.host === ""
-          ? absoluteUrl(request.raw.url)
-          : request.url.toString(),
+      url,
       method: request.method,
       headers: [...request.headers.raw.entries()],
       body: request.bodyBytes,
@@ -128,11 +137,11 @@ export class WorkerPool {
       state: Object.keys(request.state).length > 0 ? request.state : null,
       requestId: request.id,
       cspNonce: request.cspNonce,
-      trace: this.traceContext?.(),
+      trace,
     };
     let call: Call | undefined;
     const answer = new Promise<globalThis.Response>((resolve, reject) => {
-      call = { message, request, resolve, reject, settled: false };
+      call = { id, message, request, resolve, reject, settled: false };
     });
     const queued = call as Call;
     this.queue.push(queued);
@@ -231,8 +240,18 @@ export class WorkerPool {
       onClosed: null,
       topics: new Map(),
     };
-    worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
+    worker.onmessage = (event: MessageEvent<WorkerMessage | string>) => {
       const message = event.data;
+      if (typeof message === "string") {
+        // A handler's text answer (src/workers/wire.ts): the response the Worker would have sent.
+        const { id, text } = readPlainReply(message);
+        const call = slot.current;
+        if (call === null || call.id !== id) return;
+        slot.current = null;
+        settle(call, null, withVisibleContentType(plainTextResponse(text)));
+        this.dispatch();
+        return;
+      }
       if ("chunk" in message || "end" in message || "streamError" in message) {
         slot.bodies.deliver(message);
         return;
@@ -270,7 +289,7 @@ export class WorkerPool {
         return;
       }
       const call = slot.current;
-      if (call === null || call.message.id !== message.id) return;
+      if (call === null || call.id !== message.id) return;
       slot.current = null;
       // A session the handler changed in the Worker comes back with the reply.
       if (message.session && call.request.session) call.request.session.absorb(message.session);

@@ -17,7 +17,7 @@
 
 import type { AppState } from "../app-state.ts";
 import { Identity } from "../auth/identity.ts";
-import { tasksAfter } from "../background/after-response.ts";
+import { handOver, tasksAfter } from "../background/after-response.ts";
 import { configureBackground, drainBackground } from "../background/tasks.ts";
 import { responseContract } from "../contracts/enforce.ts";
 import { setCspNonce } from "../http/csp-nonce.ts";
@@ -25,10 +25,10 @@ import { Request } from "../http/request.ts";
 import { jobsOf } from "../jobs/lookup.ts";
 import { scopeOf, walkTree } from "../plan/tree.ts";
 import { markClientData } from "../response/client-data.ts";
-import { toWebResponse } from "../response/convert.ts";
+import { isStatusPair, toWebResponse } from "../response/convert.ts";
 import { withDefaultStatus } from "../response/default-status.ts";
 import { HttpError } from "../response/errors.ts";
-import { withVisibleContentType } from "../response/plain-text.ts";
+import { plainTextResponse, withVisibleContentType } from "../response/plain-text.ts";
 import { Session } from "../sessions/session.ts";
 import { peekBody } from "../stream/peek-body.ts";
 import {
@@ -38,6 +38,7 @@ import {
   type WorkerFailure,
   type WorkerReply,
 } from "./protocol.ts";
+import { plainReply, readPlainCall } from "./wire.ts";
 
 export interface RouteHandler {
   handler: (request: Request) => unknown;
@@ -111,7 +112,17 @@ const WORKER_DRAIN_MS = 4_000;
 /** Bodies the main thread is pulling, by call id. */
 const streams = new Map<number, ReadableStreamDefaultReader<Uint8Array>>();
 
-export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<WorkerReply | WorkerFailure> {
+/**
+ * Runs a call (`text`: the plain form of src/workers/wire.ts) and answers it: a string when the
+ * handler answered text and left no session or state to carry back, else a `WorkerReply` or a
+ * `WorkerFailure`.
+ */
+export async function runCall(
+  loaded: LoadedApp,
+  text: WorkerCall | string,
+): Promise<string | WorkerReply | WorkerFailure> {
+  const call = typeof text === "string" ? readPlainCall(text) : text;
+  const plain = typeof text === "string";
   const route = loaded.handlers.get(call.route);
   if (!route)
     return { id: call.id, error: { name: "Error", message: `no handler for ${call.route} in worker` } };
@@ -139,18 +150,37 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
   const state = () => (call.state || Object.keys(request.state).length > 0 ? { ...request.state } : null);
   try {
     // Headers cross as a list: a text answer's implied type must be in it (src/response/plain-text.ts).
-    const invoke = async () => withVisibleContentType(await toWebResponse(await route.handler(request), raw));
-    // With tracing on, the handler runs in a child span of the main thread's server span;
-    // the module (and `@opentelemetry/api`) is loaded only by calls that carry a trace context.
-    const answer = call.trace
-      ? await (await import("../observability/worker-trace.ts")).runTraced(call.trace, call.route, invoke)
-      : await invoke();
+    const respond = async (value: unknown) => withVisibleContentType(await toWebResponse(value, raw));
+    let answer: string | globalThis.Response;
+    // The body is known to be complete (JSON, text): read at once, without peeking at a stream.
+    let whole = false;
+    if (call.trace) {
+      // With tracing on, the handler runs in a child span of the main thread's server span; the
+      // module (and `@opentelemetry/api`) is loaded only by calls that carry a trace context.
+      const { runTraced } = await import("../observability/worker-trace.ts");
+      answer = await runTraced(call.trace, call.route, async () => respond(await route.handler(request)));
+    } else {
+      const value = await route.handler(request);
+      // A text answer to a plain call goes back as the text (src/workers/wire.ts): the main thread
+      // makes the same response from it. Other answers are converted here.
+      answer = typeof value === "string" && plain ? value : await respond(value);
+      whole = heldInMemory(value);
+    }
+    if (typeof answer === "string") {
+      if (request.session === null && state() === null) {
+        // Background tasks run here in the Worker, after this reply is posted (setImmediate, src/background/).
+        if (request.backgroundTasks !== null) handOver(request);
+        return plainReply(call.id, answer);
+      }
+      answer = withVisibleContentType(plainTextResponse(answer));
+    }
     // Background tasks run here in the Worker, after this reply is posted (setImmediate, src/background/),
     // or after a streamed body's last chunk was handed to the main thread.
     const response = tasksAfter(request, answer);
     let body: Uint8Array | null = null;
     let streamed = false;
-    if (response.body !== null) {
+    if (response.body !== null && whole) body = new Uint8Array(await response.arrayBuffer());
+    else if (response.body !== null) {
       const peeked = await peekBody(response.body, WHOLE_BODY_LIMIT);
       if (peeked.complete) body = peeked.bytes;
       else {
@@ -181,6 +211,22 @@ export async function runCall(loaded: LoadedApp, call: WorkerCall): Promise<Work
     }
     return { id: call.id, error: failure, session: request.session?.snapshot() ?? null, state: state() };
   }
+}
+
+/**
+ * Whether a handler's value converts to a body held in memory (src/response/convert.ts): text,
+ * JSON (a plain object, an array that is not a `[value, status]` pair, a number or boolean), a
+ * dictionary response (its description is text or bytes). Anything else may stream and is peeked.
+ */
+function heldInMemory(value: unknown): boolean {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return true;
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return !isStatusPair(value);
+  return (
+    Object.getPrototypeOf(value) === Object.prototype &&
+    !(Symbol.asyncIterator in value) &&
+    !(Symbol.iterator in value)
+  );
 }
 
 /** The next chunk of a streamed body (the main thread asks for one when its reader wants one). */

@@ -64,8 +64,13 @@ async function flushTelemetry(): Promise<void> {
 const loading = load();
 const failed: ownCopy.LoadedApp = { app: null, handlers: new Map() };
 
-async function onCall(call: WorkerCall): Promise<void> {
+async function onCall(call: WorkerCall | string): Promise<void> {
   const reply = await kit().runCall(await loading.catch(() => failed), call);
+  // A handler's text answer, as one string (src/workers/wire.ts): nothing in it can fail to clone.
+  if (typeof reply === "string") {
+    self.postMessage(reply);
+    return;
+  }
   const transfer = "body" in reply && reply.body ? [reply.body.buffer as ArrayBuffer] : [];
   try {
     self.postMessage(reply, transfer);
@@ -93,9 +98,10 @@ async function onControl(control: WorkerControl): Promise<void> {
 
 // Listen before the app has loaded: a message that arrives meanwhile (a replacement Worker gets
 // traffic at once) would otherwise be dropped, and its request would never be answered.
-self.onmessage = (event: MessageEvent<WorkerCall | WorkerControl>) => {
+self.onmessage = (event: MessageEvent<WorkerCall | WorkerControl | string>) => {
   const data = event.data;
-  if ("route" in data) void onCall(data);
+  // A call comes as one string (the plain form of src/workers/wire.ts) or as an object with a route.
+  if (typeof data === "string" || "route" in data) void onCall(data);
   else void onControl(data);
 };
 try {

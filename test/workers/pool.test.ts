@@ -36,6 +36,19 @@ describe("worker pool (--workers 2)", () => {
     expect((await get("/cpu/x")).status).toBe(400);
   });
 
+  test("a text answer sees the path parameters, query, headers, id and address an inline one would", async () => {
+    const headers = { "x-probe": "probe: 1", "x-request-id": "req-42" };
+    const plain = await get("/text/abc?q=%C3%A9", { headers });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-type")).toBe("text/plain;charset=utf-8");
+    expect(await plain.text()).toBe("abc|é|probe: 1|req-42|127.0.0.1|GET|false");
+    // A line break in a path parameter sends the call as an object: the same answer.
+    const broken = await get("/text/a%0Ab", { headers });
+    expect(await broken.text()).toBe("a\nb||probe: 1|req-42|127.0.0.1|GET|false");
+    // Without a client id the Worker sees the one the main thread chose (a UUIDv7).
+    expect((await (await get("/text/x")).text()).split("|")[3]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   test("a handler that throws fails its request only", async () => {
     const spy = spyOn(logger, "error").mockImplementation(() => {});
     const failed = await get("/throws");
