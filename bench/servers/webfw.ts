@@ -62,13 +62,18 @@ switch (scenario) {
         new Response(200, { "x-powered-by": POWERED_BY }, `${pathParams.id} ${queryParams.get("name")}`),
     );
     break;
-  case "json":
+  case "json": {
+    // `BENCH_JSON_CSRF=off`: the same route without the cross-site check of an unsafe method
+    // (docs/security.md), the work Elysia's route does not do (docs/performance.md, "Issue 32,
+    // second pass").
+    const csrf = process.env.BENCH_JSON_CSRF === "off" ? { csrf: false as const } : {};
     if (process.env.BENCH_JSON_READ === "native") {
       // The prototype of docs/performance.md ("POST /json"): the body left to Bun (`body: "stream"`)
       // and parsed by its native `Request.json()`, the framework's read and parse skipped.
-      app.post("/json", (request) => request.raw.json(), { body: "stream" });
-    } else app.post("/json", (request) => request.json());
+      app.post("/json", (request) => request.raw.json(), { body: "stream", ...csrf });
+    } else app.post("/json", (request) => request.json(), csrf);
     break;
+  }
   case "middleware":
     // `BENCH_MIDDLEWARE=scoped`: the shape of an outside measurement (a path-scoped before-middleware
     // that returns the request), counted with `bun bench/gate.ts --only middleware --env BENCH_MIDDLEWARE=scoped`.
