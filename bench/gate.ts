@@ -131,7 +131,9 @@ if (values.update && values.env) {
   process.exit(2);
 }
 if (values.update && (values.warmup || values.requests)) {
-  console.error("gate: --warmup/--requests try other counts; the baseline's are edited in bench/gate/baseline.json");
+  console.error(
+    "gate: --warmup/--requests try other counts; the baseline's are edited in bench/gate/baseline.json",
+  );
   process.exit(2);
 }
 if (values.help) {
