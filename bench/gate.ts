@@ -113,6 +113,8 @@ const { values } = parseArgs({
     tries: { type: "string", default: "3" },
     repeat: { type: "string", default: "2" },
     env: { type: "string" },
+    warmup: { type: "string" },
+    requests: { type: "string" },
     peers: { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   },
@@ -128,6 +130,12 @@ if (values.update && values.env) {
   console.error("gate: --env measures a prototype; it cannot --update the baseline");
   process.exit(2);
 }
+if (values.update && (values.warmup || values.requests)) {
+  console.error(
+    "gate: --warmup/--requests try other counts; the baseline's are edited in bench/gate/baseline.json",
+  );
+  process.exit(2);
+}
 if (values.help) {
   console.log(`bun bench/gate.ts [options]   instructions per request (callgrind) against bench/gate/baseline.json
 
@@ -138,6 +146,8 @@ if (values.help) {
   --repeat N        runs per scenario with --update, lowest kept (default 2)
   --peers           no check: the same scenarios on raw Bun, Elysia and Hono (bench/servers/), a
                     table of instructions per request beside webfw's (needs bench/'s npm install)
+  --warmup N        warm-up requests instead of the baseline's (a trial of other settings; no --update)
+  --requests N      measured requests instead of the baseline's (the same)
   --env A=1,B=2     extra environment for every server: a prototype (e.g. BENCH_JSON_READ=native)
                     counted against the baseline, never written to it
   -h, --help`);
@@ -275,6 +285,8 @@ need("h2load");
 const baseline: Baseline = existsSync(BASELINE)
   ? JSON.parse(readFileSync(BASELINE, "utf8"))
   : { tolerance: 0.03, warmup: 3000, requests: 10000, scenarios: {} };
+if (values.warmup) baseline.warmup = Number(values.warmup);
+if (values.requests) baseline.requests = Number(values.requests);
 const names = values.only ? values.only.split(",") : Object.keys(GATE_SCENARIOS);
 const tries = Number(values.tries);
 

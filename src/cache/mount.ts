@@ -5,15 +5,17 @@
  */
 import type { AppState } from "../app-state.ts";
 import type { Mount } from "../plan/mount.ts";
-import { routersOf } from "../plan/tree.ts";
+import { settingDeclared } from "../plan/tree.ts";
 
 export function cacheMount(app: AppState): Mount {
   return {
     name: "cache",
     async prepare(tree) {
-      const declared =
-        tree.routes.some(({ route }) => route.options.cacheResponses !== undefined) ||
-        [...routersOf(tree)].some((router) => router.cacheSetting !== undefined);
+      const declared = settingDeclared(
+        tree,
+        (route) => route.options.cacheResponses,
+        (router) => router.cacheSetting,
+      );
       if (!declared) return null;
       const caches = (await import("./plan.ts")).planCaches(app.cache);
       return {

@@ -5,15 +5,17 @@
  */
 import type { AppState } from "../app-state.ts";
 import type { Mount } from "../plan/mount.ts";
-import { routersOf } from "../plan/tree.ts";
+import { settingDeclared } from "../plan/tree.ts";
 
 export function ipFilterMount(app: AppState): Mount {
   return {
     name: "ip-filter",
     async prepare(tree, facts) {
-      const declared =
-        tree.routes.some(({ route }) => route.options.ipFilter !== undefined) ||
-        [...routersOf(tree)].some((router) => router.ipFilterSetting !== undefined);
+      const declared = settingDeclared(
+        tree,
+        (route) => route.options.ipFilter,
+        (router) => router.ipFilterSetting,
+      );
       if (!declared) return null;
       const { planIpFilters } = await import("./plan.ts");
       // Behind trusted proxies the client's address is a header read (docs/client-address.md).

@@ -96,6 +96,21 @@ function nearestAuth(chain: RouterBase[]): AuthenticationHandler | null {
   return null;
 }
 
+/**
+ * A feature's setting is declared somewhere (its mount is on): a route's option or a router's
+ * setting (of any router a route hangs under, or the root) is not `undefined`.
+ */
+export function settingDeclared(
+  tree: RouterTree,
+  onRoute: (route: RouteRecord) => unknown,
+  onRouter: (router: RouterBase) => unknown,
+): boolean {
+  return (
+    tree.routes.some(({ route }) => onRoute(route) !== undefined) ||
+    [...routersOf(tree)].some((router) => onRouter(router) !== undefined)
+  );
+}
+
 /** Every router a route of the tree hangs under, and the root: where a feature's settings may be. */
 export function routersOf(tree: RouterTree): Set<RouterBase> {
   const routers = new Set<RouterBase>([tree.root]);

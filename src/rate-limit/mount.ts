@@ -5,15 +5,17 @@
  */
 import type { AppState } from "../app-state.ts";
 import type { Mount } from "../plan/mount.ts";
-import { routersOf } from "../plan/tree.ts";
+import { settingDeclared } from "../plan/tree.ts";
 
 export function rateLimitMount(app: AppState): Mount {
   return {
     name: "rate-limit",
     async prepare(tree, facts) {
-      const declared =
-        tree.routes.some(({ route }) => route.options.rateLimit !== undefined) ||
-        [...routersOf(tree)].some((router) => router.rateLimitSetting !== undefined);
+      const declared = settingDeclared(
+        tree,
+        (route) => route.options.rateLimit,
+        (router) => router.rateLimitSetting,
+      );
       if (!declared) return null;
       const { planRateLimits } = await import("./plan.ts");
       // Behind trusted proxies the client's address is a header read (docs/client-address.md).

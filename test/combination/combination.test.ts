@@ -151,7 +151,7 @@ for (const mode of MODES) {
       clientTransport.fresh = mode.machines === true;
       const env: Record<string, string> = {
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_BSP_SCHEDULE_DELAY: "100",
+        OTEL_BSP_SCHEDULE_DELAY: "25",
       };
       if (mode.machines) {
         const started = await startRedis();

@@ -1283,7 +1283,18 @@ const observabilityLayer: Layer = {
     const spanId = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
     const result = await call({ headers: { traceparent: `00-${traceId}-${spanId}-01` } });
     feature.verify(result);
-    await receiver.waitFor((spans) => spans.some((s) => s.traceId === traceId && s.kind === 2), 10_000);
+    // The exchange's span with the status the client got (an exchange of several requests, or two
+    // machines, exports its spans in more than one batch: the first to arrive may be another's).
+    await receiver.waitFor(
+      (spans) =>
+        spans.some(
+          (s) =>
+            s.traceId === traceId &&
+            s.kind === 2 &&
+            s.attributes["http.response.status_code"] === result.status,
+        ),
+      10_000,
+    );
     // One server span per request the exchange made (the WebSocket row makes two connections).
     const servers = receiver.spans.filter((s) => s.traceId === traceId && s.kind === 2);
     expect(servers.some((server) => server.parentSpanId === spanId)).toBe(true);

@@ -44,6 +44,12 @@ export interface OtlpReceiver {
 export function startOtlpReceiver(): OtlpReceiver {
   const spans: ReceivedSpan[] = [];
   const contentTypes: string[] = [];
+  // Who waits for spans: woken as each export arrives (no polling interval between them).
+  const waiters = new Set<() => void>();
+  const received = (batch: ReceivedSpan[]) => {
+    spans.push(...batch);
+    for (const wake of waiters) wake();
+  };
   const server: Server<unknown> = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -57,11 +63,11 @@ export function startOtlpReceiver(): OtlpReceiver {
       if (request.headers.get("content-encoding") === "gzip") body = Bun.gunzipSync(body);
       try {
         if (type === "application/x-protobuf") {
-          spans.push(...decodeExportRequest(body));
+          received(decodeExportRequest(body));
           return new Response(new Uint8Array(0), { headers: { "content-type": "application/x-protobuf" } });
         }
         if (type === "application/json") {
-          spans.push(...fromJson(JSON.parse(new TextDecoder().decode(body))));
+          received(fromJson(JSON.parse(new TextDecoder().decode(body))));
           return Response.json({});
         }
       } catch (error) {
@@ -83,7 +89,16 @@ export function startOtlpReceiver(): OtlpReceiver {
             .join("\n  ");
           throw new Error(`the spans expected did not arrive within ${timeoutMs} ms; received:\n  ${seen}`);
         }
-        await Bun.sleep(50);
+        // The next export, or the deadline.
+        let wake = () => {};
+        const arrived = new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        waiters.add(wake);
+        const timer = setTimeout(wake, Math.max(0, deadline - Date.now()) + 1);
+        await arrived;
+        clearTimeout(timer);
+        waiters.delete(wake);
       }
       return spans;
     },

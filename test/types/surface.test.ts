@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { publicEntries, REPO } from "./helpers/entries.ts";
-import { tsc } from "./helpers/tsc-project.ts";
+import { buildPackageDeclarations } from "./helpers/tsc-project.ts";
 
 const DIST = join(REPO, "dist/types");
 const SPEC_GLOBALS = new Set(["Request", "Response", "Headers"]);
@@ -98,8 +98,7 @@ let exported: Map<string, string[]>;
 
 beforeAll(async () => {
   // What `prepack` runs (package.json): the declaration files that ship.
-  const built = await tsc(join(REPO, "tsconfig.types.json"));
-  if (built.code !== 0) throw new Error(`declaration build failed:\n${built.output}`);
+  await buildPackageDeclarations();
   exported = entryExports();
 }, 180_000);
 

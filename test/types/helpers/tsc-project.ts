@@ -32,15 +32,20 @@ export async function tsc(dir: string): Promise<{ code: number; output: string }
   return { code, output: stdout + stderr };
 }
 
+let declarations: Promise<void> | null = null;
+
 /**
  * The declaration files the package's `types` point at, built as `prepack` builds them (nothing
- * builds them on install): run it in `beforeAll` before any project is checked.
+ * builds them on install): run it in `beforeAll` before any project is checked. Built once per
+ * test run: the files of one `bun test` process share this module, and nothing in a run edits
+ * src/ (a failed build fails every file that asks).
  */
-export async function buildPackageDeclarations(): Promise<void> {
-  const built = await tsc(join(REPO, "tsconfig.types.json"));
-  if (built.code !== 0) throw new Error(`declaration build failed:\n${built.output}`);
+export function buildPackageDeclarations(): Promise<void> {
+  declarations ??= tsc(join(REPO, "tsconfig.types.json")).then((built) => {
+    if (built.code !== 0) throw new Error(`declaration build failed:\n${built.output}`);
+  });
+  return declarations;
 }
-
 /** node_modules as `bun add webfw zod` + `@types/bun` leave it, linked to this repo's copies. */
 export function linkModules(dir: string): void {
   mkdirSync(join(dir, "node_modules/@types"), { recursive: true });
