@@ -79,6 +79,8 @@ beforeAll(async () => {
     JSON.stringify({ name: "consumer", type: "module", private: true, dependencies: { webfw: "0.1.0" } }),
   );
   writeFileSync(join(project, "app.ts"), APP);
+  writeFileSync(join(project, "names.ts"), NAMES);
+  writeFileSync(join(project, "ffi.ts"), FFI_APP);
 }, 240_000);
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -116,6 +118,26 @@ async function serving(
   }
 }
 
+/** Prints, for every subpath, the `.name` of each exported class and function, as JSON. */
+const NAMES = `const out = {};
+for (const subpath of JSON.parse(process.argv[2])) {
+  const module = await import(subpath);
+  out[subpath] = Object.fromEntries(
+    Object.entries(module).flatMap(([key, value]) => (typeof value === "function" ? [[key, value.name]] : [])),
+  );
+}
+console.log(JSON.stringify(out));
+`;
+
+/** The C router (bun:ffi; a system compiler or Bun's TinyCC) from the package's native/ folder. */
+const FFI_APP = `import { Webfw } from "webfw";
+const app = new Webfw(import.meta.path, { router: "ffi" });
+app.get("/id/:id", ({ pathParams }) => \`id \${pathParams.id}\`);
+const handle = await app.start({ port: 0 });
+console.log(await (await fetch(\`http://127.0.0.1:\${handle.port}/id/42\`)).text());
+await handle.stop();
+`;
+
 describe("the packed package", () => {
   test("ships the built code and its declarations, not the sources", () => {
     const installed = join(project, "node_modules/webfw");
@@ -125,6 +147,42 @@ describe("the packed package", () => {
     expect(existsSync(join(installed, "dist/types/index.d.ts"))).toBe(true);
     expect(existsSync(join(installed, "src"))).toBe(false);
   });
+
+  test("exported classes and functions keep their source names (splitting renames them)", async () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+      exports: Record<string, string | { default?: string }>;
+    };
+    const subpaths = Object.entries(pkg.exports)
+      .filter(([, target]) => typeof target === "object" && target.default?.endsWith(".js"))
+      .map(([key]) => `webfw${key.slice(1)}`);
+    const { code, stdout, stderr } = await runCommand(
+      [process.execPath, "names.ts", JSON.stringify(subpaths)],
+      { cwd: project, env: userEnv() },
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const built = JSON.parse(stdout) as Record<string, Record<string, string>>;
+    for (const [subpath, target] of Object.entries(pkg.exports)) {
+      if (typeof target !== "object" || !target.default?.endsWith(".js")) continue;
+      const source = join(REPO, target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts"));
+      const expected = Object.fromEntries(
+        Object.entries((await import(source)) as Record<string, unknown>).flatMap(([key, value]) =>
+          typeof value === "function" ? [[key, value.name]] : [],
+        ),
+      );
+      expect(built[`webfw${subpath.slice(1)}`]).toEqual(expected);
+    }
+  });
+
+  test('router: "ffi" compiles the C router from the shipped native/ sources', async () => {
+    const { code, stdout, stderr } = await runCommand([process.execPath, "ffi.ts"], {
+      cwd: project,
+      env: userEnv(),
+    });
+    expect(stderr).not.toContain("error");
+    expect(stdout.trim().split("\n").at(-1)).toBe("id 42");
+    expect(code).toBe(0);
+  }, 60_000);
 
   test("webfw --version answers from the built command", async () => {
     const { code, stdout } = await runCommand([WEBFW, "--version"], { cwd: project, env: userEnv() });

@@ -33,8 +33,8 @@ export async function tsc(dir: string): Promise<{ code: number; output: string }
 }
 
 /**
- * The declaration files the package's `types` point at, built as `prepack` builds them (nothing
- * builds them on install): run it in `beforeAll` before any project is checked.
+ * The declaration files the package's `types` point at, built as `prepare` builds them (in a
+ * clone they may be stale): run it in `beforeAll` before any project is checked.
  */
 export async function buildPackageDeclarations(): Promise<void> {
   const built = await tsc(join(REPO, "tsconfig.types.json"));
