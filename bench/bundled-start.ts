@@ -1,43 +1,57 @@
 /**
- * Prototype: webfw shipped as a prebuilt bundle (`bun build --splitting`, dynamic imports kept as
- * chunks) against the TypeScript sources Bun transpiles at every start, and raw `Bun.serve`
- * (docs/performance.md, "Start-up and idle memory"). Each round starts each variant's one-route
- * server (bench/servers/*.ts, scenario `startup`), in alternating order, and records:
+ * webfw as the package ships it (dist/, built by scripts/build.ts: docs/packaging.md) against the
+ * TypeScript sources Bun transpiles at every start, and raw `Bun.serve` (docs/performance.md,
+ * "Issue 32, third pass: the shipped bundle"). Each round starts each variant's one-route server
+ * (bench/servers/*.ts, scenario `startup`; webfw with `BENCH_WEBFW=src` or `=dist`), in
+ * alternating order, and records:
  *
  * - start to first answer: wall-clock ms from the spawn to the first 200 of `GET /`, and the CPU ms
  *   the server's threads had used by then (/proc/PID/task/TID/schedstat: steadier on a shared machine);
  * - idle RSS 300 ms after that answer (/proc/PID/status).
  *
- *   bun bench/bundled-start.ts              # 7 rounds
- *   bun bench/bundled-start.ts --rounds 11
- *   bun bench/bundled-start.ts --tree /work/main   # another checkout's servers (an A/B in the same minutes)
+ *   bun bench/bundled-start.ts                          # 7 rounds: raw, src, dist (minify: syntax)
+ *   bun bench/bundled-start.ts --rounds 11 --minify none,syntax,all   # one build per minify mode
+ *   bun bench/bundled-start.ts --tree /work/main        # another checkout's servers (an A/B in the same minutes)
+ *
+ * The builds go to `<tree>/tmp/bundle-<mode>/` (inside the tree: the chunks import webfw's
+ * dependencies from its node_modules) and are removed at the end.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { rounds: { type: "string", default: "7" }, tree: { type: "string" } },
+  options: {
+    rounds: { type: "string", default: "7" },
+    tree: { type: "string" },
+    minify: { type: "string", default: "syntax" },
+  },
 });
 const root = values.tree ?? new URL("..", import.meta.url).pathname;
-const out = mkdtempSync(join(tmpdir(), "webfw-bundle-"));
+const { buildBundle } = (await import(
+  join(root, "scripts/build.ts")
+)) as typeof import("../scripts/build.ts");
 
-const built = await Bun.build({
-  entrypoints: [join(root, "bench/servers/webfw.ts")],
-  outdir: out,
-  target: "bun",
-  splitting: true,
-});
-if (!built.success) throw new AggregateError(built.logs, "bun build failed");
-const entry = built.outputs.find((output) => output.kind === "entry-point")?.path as string;
-
-const variants: Record<string, string> = {
-  raw: join(root, "bench/servers/raw.ts"),
-  "webfw (src)": join(root, "bench/servers/webfw.ts"),
-  "webfw (bundle)": entry,
+interface Variant {
+  file: string;
+  env: Record<string, string>;
+}
+const server = join(root, "bench/servers/webfw.ts");
+const variants: Record<string, Variant> = {
+  raw: { file: join(root, "bench/servers/raw.ts"), env: {} },
+  "webfw (src)": { file: server, env: { BENCH_WEBFW: "src" } },
 };
+const builds: string[] = [];
+for (const mode of values.minify.split(",")) {
+  const outdir = join(root, "tmp", `bundle-${mode}`);
+  await buildBundle(outdir, mode, root);
+  builds.push(outdir);
+  variants[`webfw (dist, ${mode})`] = {
+    file: server,
+    env: { BENCH_WEBFW: "dist", BENCH_WEBFW_DIST: outdir },
+  };
+}
 
 function cpuMs(pid: number): number {
   let total = 0;
@@ -46,10 +60,10 @@ function cpuMs(pid: number): number {
   return total / 1e6;
 }
 
-async function once(file: string): Promise<{ ms: number; cpu: number; rssMb: number }> {
+async function once({ file, env }: Variant): Promise<{ ms: number; cpu: number; rssMb: number }> {
   const started = performance.now();
   const proc = Bun.spawn([process.execPath, file], {
-    env: { ...process.env, BENCH_SCENARIO: "startup", BENCH_PORT: "0" },
+    env: { ...process.env, ...env, BENCH_SCENARIO: "startup", BENCH_PORT: "0" },
     stdout: "pipe",
     stderr: "ignore",
   });
@@ -90,21 +104,21 @@ const samples = new Map(
 const names = Object.keys(variants);
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const name of round % 2 ? [...names].reverse() : names)
-    samples.get(name)?.push(await once(variants[name] as string));
+    samples.get(name)?.push(await once(variants[name] as Variant));
 }
-rmSync(out, { recursive: true, force: true });
+for (const outdir of builds) rmSync(outdir, { recursive: true, force: true });
 const raw = samples.get("raw") ?? [];
 const base = {
   ms: median(raw.map((s) => s.ms)),
   cpu: median(raw.map((s) => s.cpu)),
   rss: median(raw.map((s) => s.rssMb)),
 };
-console.log(`${"variant".padEnd(16)} first answer ms (× raw)   server CPU ms (× raw)   idle RSS MB (× raw)`);
+console.log(`${"variant".padEnd(24)} first answer ms (× raw)   server CPU ms (× raw)   idle RSS MB (× raw)`);
 for (const [name, runs] of samples) {
   const ms = median(runs.map((s) => s.ms));
   const cpu = median(runs.map((s) => s.cpu));
   const rss = median(runs.map((s) => s.rssMb));
   console.log(
-    `${name.padEnd(16)} ${ms.toFixed(1).padStart(8)} (${(ms / base.ms).toFixed(2)})        ${cpu.toFixed(1).padStart(8)} (${(cpu / base.cpu).toFixed(2)})      ${rss.toFixed(1).padStart(6)} (${(rss / base.rss).toFixed(2)})`,
+    `${name.padEnd(24)} ${ms.toFixed(1).padStart(8)} (${(ms / base.ms).toFixed(2)})        ${cpu.toFixed(1).padStart(8)} (${(cpu / base.cpu).toFixed(2)})      ${rss.toFixed(1).padStart(6)} (${(rss / base.rss).toFixed(2)})`,
   );
 }

@@ -5,6 +5,8 @@
  *   bun bench/idle-rss.ts --rounds 9 --sleep 1000
  *   bun bench/idle-rss.ts --modules       # also: which source modules the webfw server loads
  *   bun bench/idle-rss.ts --list          # … and each file
+ *   bun bench/idle-rss.ts --from src      # webfw from its sources (default: dist/, the built package,
+ *                                         # rebuilt first by scripts/build.ts: what users run)
  *
  * Each round starts the `rss` scenario's server of each variant (bench/servers/raw.ts and webfw.ts,
  * port 0), waits for its ready line and one answer to `GET /`, sleeps, reads VmRSS from
@@ -15,6 +17,7 @@
  * `node:`/`bun:` specifiers the loaded modules of src/ import statically.
  */
 import { parseArgs } from "node:util";
+import { buildBundle } from "../scripts/build.ts";
 import { rssKb } from "./lib/system.ts";
 
 const { values: opts } = parseArgs({
@@ -26,10 +29,13 @@ const { values: opts } = parseArgs({
     builtins: { type: "boolean", default: false },
     list: { type: "boolean", default: false },
     variants: { type: "string", default: "raw,webfw" },
+    from: { type: "string", default: "dist" },
   },
 });
+if (opts.from !== "dist" && opts.from !== "src") throw new Error("--from takes dist or src");
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+if (opts.from === "dist") await buildBundle(`${root}/dist`);
 const serverFile = (variant: string) => `${root}/bench/servers/${variant}.ts`;
 
 async function startOne(
@@ -37,7 +43,7 @@ async function startOne(
   bunFlags: string[] = [],
 ): Promise<{ pid: number; port: number; stop: () => Promise<void> }> {
   const proc = Bun.spawn([process.execPath, ...bunFlags, serverFile(variant)], {
-    env: { ...process.env, BENCH_SCENARIO: "rss", BENCH_PORT: "0" },
+    env: { ...process.env, BENCH_SCENARIO: "rss", BENCH_PORT: "0", BENCH_WEBFW: opts.from },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -121,7 +127,7 @@ async function listModules(): Promise<void> {
     if (nm >= 0) {
       const pkg = parts[nm + 1] ?? "";
       folder = `node_modules/${pkg.startsWith("@") ? `${pkg}/${parts[nm + 2]}` : pkg}`;
-    } else if (parts[0] === "src" || parts[0] === "bench" || parts[0] === "cli") {
+    } else if (parts[0] === "src" || parts[0] === "bench" || parts[0] === "cli" || parts[0] === "dist") {
       folder = parts.length > 2 ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
     } else folder = parts.slice(0, -1).join("/");
     const entry = byFolder.get(folder) ?? { count: 0, bytes: 0 };

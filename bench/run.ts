@@ -14,6 +14,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { buildBundle } from "../scripts/build.ts";
 import { Webfw } from "../src/app.ts";
 import { extractTree, revisionBeforeObservability } from "./lib/before-tree.ts";
 import { calibrate } from "./lib/cpu-work.ts";
@@ -40,6 +41,8 @@ const HELP = `bun run bench [options]
   --noise F              re-measure a sample when other processes used more than F of the CPU (default 0.1)
   --retries N            re-measurements of a noisy sample (default 2)
   --quiet-wait S         wait up to S seconds for the machine to be quiet before each sample (default 20)
+  --webfw-from WHERE     dist (default: the built package, as users get it; built first with
+                         scripts/build.ts) or src (the TypeScript sources, as the gate runs them)
   --out DIR              results directory (default bench/results)
   --render FILE.json     re-render a saved run's Markdown (no measuring): writes FILE.md
   -h, --help`;
@@ -70,6 +73,7 @@ function parse() {
       retries: { type: "string", default: "2" },
       "quiet-wait": { type: "string", default: "20" },
       out: { type: "string" },
+      "webfw-from": { type: "string", default: "dist" },
       render: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -136,6 +140,7 @@ const settings: Settings = {
   noise: num("noise", opts.noise, 0, false),
   retries: num("retries", opts.retries, 0),
   quietWaitSeconds: num("quiet-wait", opts["quiet-wait"], 0),
+  webfwFrom: opts["webfw-from"],
 };
 
 const BENCH = import.meta.dir;
@@ -164,8 +169,20 @@ function ensureTools(): void {
   }
 }
 
+/**
+ * The webfw variants run the package as users install it (docs/packaging.md): bench/servers/webfw.ts
+ * imports dist/ under `BENCH_WEBFW=dist`, rebuilt here so it matches the sources being measured.
+ */
+async function prepareWebfw(from: string): Promise<void> {
+  if (from !== "dist" && from !== "src") fail("--webfw-from must be dist or src");
+  process.env.BENCH_WEBFW = from;
+  if (from === "dist") await buildBundle(join(BENCH, "..", "dist"));
+  console.log(`bench: webfw from ${from === "dist" ? "dist/ (the built package)" : "src/"}`);
+}
+
 ensureTools();
 ensurePeers();
+await prepareWebfw(opts["webfw-from"] as string);
 
 const scenarios: Scenario[] = SCENARIOS.filter((s) => !only || only.includes(s.name)).map((s) => ({
   ...s,

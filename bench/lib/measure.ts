@@ -9,6 +9,8 @@ import { CpuWatch, rssKb, subprocessTicks, treeTicks } from "./system.ts";
 import { runWrk } from "./wrk.ts";
 
 export interface Settings {
+  /** Where the webfw variants load webfw from: `dist` (the built package) or `src` (bench/run.ts `--webfw-from`). */
+  webfwFrom?: string;
   repeat: number;
   duration: number;
   warmup: number;

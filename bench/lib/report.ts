@@ -424,7 +424,7 @@ export function markdown(report: Report): string {
     `Servers pinned to core 0 (the cpu and fast scenarios: cores 0,1), load generators to core 1; 127.0.0.1 only.`,
     `Settings: ${settings.repeat} repeats × ${settings.duration} s (warm-up ${settings.warmup} s), wrk -t1 -c${settings.connections}; ` +
       `cpu: -c${settings.cpuConnections}, ${int(settings.cpuIterations)} iterations/request; ` +
-      `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests; startup: ${settings.startupRuns ?? "–"} spawns per sample.`,
+      `ws: ${settings.wsConnections} connections × ${settings.wsWindow} in flight; rss: ${int(settings.rssRequests)} requests; startup: ${settings.startupRuns ?? "–"} spawns per sample; webfw from ${settings.webfwFrom === "dist" ? "dist/ (the built package)" : "src/"}.`,
     `Command: \`${report.command}\``,
     "",
     'Values are medians over the repeats; "ratio" divides medians (the targets use it). "paired ratio" is the',

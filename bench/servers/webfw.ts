@@ -5,11 +5,23 @@
  * not listen; the routes must therefore be registered the same way there.
  */
 
-import { Response, Webfw } from "../../src/index.ts";
 import type { RouterEngine } from "../../src/match/types.ts";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
 import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
 
+// `BENCH_WEBFW=dist`: webfw as users get it, the built package (scripts/build.ts; bench/run.ts sets
+// it and builds dist/ first); otherwise the sources, as the repository's tests run them (the gate).
+const fromDist = process.env.BENCH_WEBFW === "dist";
+type WebfwModule = typeof import("../../src/index.ts");
+/** A module of the built package; `BENCH_WEBFW_DIST` names another build (bench/bundled-start.ts). */
+function builtModule(name: string): string {
+  const dist = process.env.BENCH_WEBFW_DIST ?? new URL("../../dist", import.meta.url).pathname;
+  return Bun.pathToFileURL(`${dist}/src/${name}.js`).href;
+}
+const { Response, Webfw } = (
+  fromDist ? await import(builtModule("index")) : await import("../../src/index.ts")
+) as WebfwModule;
+type Webfw = InstanceType<WebfwModule["Webfw"]>;
 const scenario = scenarioFromEnv();
 const engine = (process.env.BENCH_ENGINE ?? "bun") as RouterEngine;
 const workers = Number(process.env.BENCH_WORKERS ?? "1");
@@ -128,7 +140,11 @@ async function productionFeatures(target: Webfw, feature: string): Promise<void>
   // Options of the app (above).
   if (feature === "request-id" || feature === "trust-proxy" || feature === "ip-filter") return;
   // Loaded here, as an app that uses them does: the one-route scenarios (rss, startup) never load them.
-  const { MemoryStore, RedisStore } = await import("../../src/entries/rate-limit.ts");
+  const { MemoryStore, RedisStore } = (
+    fromDist
+      ? await import(builtModule("entries/rate-limit"))
+      : await import("../../src/entries/rate-limit.ts")
+  ) as typeof import("../../src/entries/rate-limit.ts");
   if (feature === "limit-memory" || feature === "limit-sliding" || feature === "stack") {
     const algorithm = feature === "limit-sliding" ? "sliding" : "fixed";
     target.rateLimit({ limit: 1_000_000_000, windowMs: 3_600_000, algorithm, store: new MemoryStore() });

@@ -1,13 +1,13 @@
 /** `webfw build app.ts --outfile app`: one executable with `bun build --compile`. */
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, extname, relative, resolve, sep } from "node:path";
-import { discoverDirectories, mainThreadGuard, planEmbedding } from "./embed.ts";
+import { BUILT, frameworkCodeDir, layoutPath, packageRoot } from "../package-layout.ts";
+import { builtPackageRequires, discoverDirectories, mainThreadGuard, planEmbedding } from "./embed.ts";
 import { FlagError } from "./flags.ts";
-import { PACKAGE_ROOT } from "./version.ts";
 
 /** A framework module that is loaded by path at run time (not imported), so the bundler cannot find it. */
 export interface ExtraEntrypoint {
-  /** Path inside the webfw package. */
+  /** Path inside the webfw package's sources (`src/…`; src/package-layout.ts maps it to the built copy). */
   path: string;
   /**
    * An expression replaced at build time (`bun build --define`) by the module's
@@ -111,14 +111,17 @@ export function buildUsage(): string {
 }
 
 /** The extra entrypoints that exist in this installation, as absolute paths. */
-export function extraEntrypoints(root = PACKAGE_ROOT): string[] {
+export function extraEntrypoints(root = packageRoot()): string[] {
   return existingExtras(root).map((e) => e.absolute);
 }
 
 function existingExtras(root: string): { absolute: string; define?: string }[] {
-  return BUILD_EXTRA_ENTRYPOINTS.map((e) => ({ absolute: resolve(root, e.path), define: e.define })).filter(
-    (e) => existsSync(e.absolute),
-  );
+  // The package's built copy (dist/…) when webfw runs from it: the app imports the built
+  // package, so the worker entry must share its modules (docs/packaging.md).
+  return BUILD_EXTRA_ENTRYPOINTS.map((e) => ({
+    absolute: resolve(root, layoutPath(e.path)),
+    define: e.define,
+  })).filter((e) => existsSync(e.absolute));
 }
 
 function real(path: string): string {
@@ -146,7 +149,7 @@ export function embeddedPath(entrypoints: readonly string[], file: string, targe
 }
 
 /** The `bun build` command line (the app file comes first: it is the executable's main module). */
-export function buildCommand(options: BuildOptions, bun = process.execPath, root = PACKAGE_ROOT): string[] {
+export function buildCommand(options: BuildOptions, bun = process.execPath, root = packageRoot()): string[] {
   const extras = existingExtras(root);
   const entrypoints = [options.entry, ...extras.map((e) => e.absolute)];
   const command = [bun, "build", "--compile", ...entrypoints, "--outfile", options.outfile];
@@ -167,7 +170,7 @@ export function buildCommand(options: BuildOptions, bun = process.execPath, root
  * embedded (or reported when they cannot be), and the app's `import.meta.main` is guarded
  * so Worker threads never run its start block. Resolves the exit code.
  */
-export async function buildBinary(options: BuildOptions, root = PACKAGE_ROOT): Promise<number> {
+export async function buildBinary(options: BuildOptions, root = packageRoot()): Promise<number> {
   const extras = existingExtras(root);
   const entrypoints = [options.entry, ...extras.map((e) => e.absolute)];
   const found = await discoverDirectories(options.entry);
@@ -204,7 +207,10 @@ export async function buildBinary(options: BuildOptions, root = PACKAGE_ROOT): P
       minify: options.minify,
       sourcemap: options.sourcemap ? "inline" : "none",
       naming: { asset: "[dir]/[name].[ext]" },
-      plugins: [mainThreadGuard(options.entry)],
+      plugins: [
+        mainThreadGuard(options.entry),
+        ...(BUILT ? [builtPackageRequires(real(frameworkCodeDir()))] : []),
+      ],
       throw: false,
     } as Bun.BuildConfig);
     if (!result.success) {

@@ -1,14 +1,9 @@
 /** Version and documentation location, read from the package itself so they never drift. */
 import pkg from "../../package.json" with { type: "json" };
+import { packageRoot } from "../package-layout.ts";
 
 export const VERSION: string = pkg.version;
 export const PACKAGE_NAME: string = pkg.name;
-
-/** The package root (where package.json, src/ and docs/ live). Inside a compiled binary it points into Bun's embedded file system. */
-export const PACKAGE_ROOT: string = Bun.fileURLToPath(new URL("../..", import.meta.url)).replace(
-  /[\\/]$/,
-  "",
-);
 
 /**
  * Where `--docs` points: `$WEBFW_DOCS_URL`, else the package's `homepage` (when
@@ -19,5 +14,5 @@ export function docsUrl(env: Record<string, string | undefined> = process.env): 
   if (override) return override;
   const homepage = (pkg as { homepage?: unknown }).homepage;
   if (typeof homepage === "string" && homepage !== "") return homepage;
-  return `${Bun.pathToFileURL(`${PACKAGE_ROOT}/docs`).href}/`;
+  return `${Bun.pathToFileURL(`${packageRoot()}/docs`).href}/`;
 }

@@ -2,6 +2,7 @@ import { forwardedClient } from "../http/client-address.ts";
 import type { Request } from "../http/request.ts";
 import { absoluteUrl } from "../http/request-target.ts";
 import { logger } from "../log/logger.ts";
+import { packageModule } from "../package-layout.ts";
 import { HttpError } from "../response/errors.ts";
 import { plainTextResponse, withVisibleContentType } from "../response/plain-text.ts";
 import { RequestTimeoutError } from "../serve/timeout.ts";
@@ -76,8 +77,9 @@ export class WorkerPool {
    */
   traceContext: (() => Record<string, string> | undefined) | null = null;
   // A compiled binary embeds the entry elsewhere; `webfw build` tells us where through this define.
+  // Otherwise it is src/workers/worker-entry.ts, or its built copy in the package (docs/packaging.md).
   private readonly entry =
-    process.env.WEBFW_WORKER_ENTRY ?? new URL("./worker-entry.ts", import.meta.url).href;
+    process.env.WEBFW_WORKER_ENTRY ?? Bun.pathToFileURL(packageModule("src/workers/worker-entry.ts")).href;
 
   constructor(
     private readonly mainFile: string,

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { buildBundle } from "../../scripts/build.ts";
 import { type Prompter, packageNameFrom, planCreate } from "../../src/launch/create.ts";
 import type { TemplateName } from "../../src/launch/flags.ts";
 import { projectFiles } from "../../src/launch/templates.ts";
@@ -188,6 +189,8 @@ async function scaffoldAndTest(template: TemplateName, target: string, spec: str
   expect(created.code).toBe(0);
   const dir = join(tmp.path, name);
   // What `bun install` does for a `file:` dependency, without the network (the devDependency is types only).
+  // Linked to this repository, the scaffold runs its built package (docs/packaging.md): fresh.
+  if (target === REPO) await buildBundle(join(REPO, "dist"));
   mkdirSync(join(dir, "node_modules"), { recursive: true });
   symlinkSync(target, join(dir, "node_modules/webfw"), "dir");
   const { code, stdout, stderr } = await runCommand([process.execPath, "test"], {

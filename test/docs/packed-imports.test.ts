@@ -1,6 +1,6 @@
 /**
  * Issue #33: every import the docs show works against the published package. `npm pack` builds
- * the tarball as a release does (its `prepack` builds dist/types); the tarball is unpacked into a
+ * the tarball as a release does (its `prepare` builds dist/); the tarball is unpacked into a
  * fresh project's node_modules/webfw the way npm lays it out, and webfw's own dependencies are
  * linked from this repository's node_modules (no network). The project is strict
  * (`strict`, `noUncheckedIndexedAccess`, `exactOptionalPropertyTypes`, `moduleResolution:

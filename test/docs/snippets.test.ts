@@ -3,9 +3,11 @@
  * - Every ```ts snippet of README.md and docs/*.md that uses a name webfw exports shows the import
  *   of that name (from "webfw" or a subpath), so `testClient`, `t`, `redirect`… are never a guess.
  * - Every `examples/…` path the docs cite exists and is in the published package
- *   (`npm pack --dry-run --json`, which runs `prepack`: the declaration files are in it too).
- * - The package has no install-time script (`prepare` runs `tsc`, a development dependency, on a
- *   git install, and npm lists it as an install script): `prepack` builds `dist/types` instead.
+ *   (`npm pack --dry-run --json`, which runs `prepare`: the built code and the declaration files
+ *   are in it too).
+ * - The package runs nothing when a user installs it from the registry (no preinstall, install or
+ *   postinstall); `prepare` builds dist/ (docs/packaging.md), which npm runs in a clone, before
+ *   packing, and on a git install (after installing the development dependencies it needs).
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
@@ -80,11 +82,10 @@ describe("doc snippets show their imports", () => {
 });
 
 describe("the published package", () => {
-  test("no install-time script; prepack builds the declaration files", () => {
+  test("no install-time script; prepare builds the package", () => {
     const { scripts } = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
-    for (const hook of ["preinstall", "install", "postinstall", "prepare"])
-      expect(scripts[hook]).toBeUndefined();
-    expect(scripts.prepack).toBe("tsc -p tsconfig.types.json");
+    for (const hook of ["preinstall", "install", "postinstall"]) expect(scripts[hook]).toBeUndefined();
+    expect(scripts.prepare).toBe("bun scripts/build.ts");
   });
 
   test("every examples/ path the docs cite exists and is packed", async () => {
@@ -94,13 +95,15 @@ describe("the published package", () => {
       stderr,
     } = await runCommand(["npm", "pack", "--dry-run", "--json"], { cwd: REPO });
     expect(code, stderr).toBe(0);
-    // npm prints the prepack script's output before the JSON.
+    // npm prints the prepare script's output before the JSON.
     const files = new Set(
       (JSON.parse(out.slice(out.indexOf("[\n"))) as { files: { path: string }[] }[])[0]?.files.map(
         (f) => f.path,
       ),
     );
-    // prepack ran: the declaration files the `types` conditions point at are in the package.
+    // prepare ran: the built code and the declaration files `exports` point at are in the package.
+    expect(files.has("dist/src/index.js")).toBe(true);
+    expect(files.has("dist/cli/webfw.js")).toBe(true);
     expect(files.has("dist/types/index.d.ts")).toBe(true);
     expect(files.has("dist/types/client/index.d.ts")).toBe(true);
     const cited = new Set<string>();

@@ -2,7 +2,7 @@
  * Issue #14: the package type-checks in a user's project under the strict
  * flags people use, without the DOM lib and without skipLibCheck: what
  * `tsc` sees of webfw is the declaration files (`npm run types`, also run by
- * `prepack`), never the sources. And the `--create` scaffold type-checks as
+ * `prepare`), never the sources. And the `--create` scaffold type-checks as
  * generated. Both compile a project outside the repo, with `webfw` linked in
  * node_modules the way a `file:` install does.
  */

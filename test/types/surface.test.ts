@@ -1,5 +1,5 @@
 /**
- * Issue #33: the public surface (docs/exports.md). The declaration files are built as `prepack`
+ * Issue #33: the public surface (docs/exports.md). The declaration files are built as `prepare`
  * builds them, then read from the entry points package.json `exports` lists:
  * - no `@internal` member ships (`stripInternal`), and no plumbing name is exported;
  * - the root exports what every app uses, at most 35 names (values and types);
@@ -97,7 +97,7 @@ function entryExports(): Map<string, string[]> {
 let exported: Map<string, string[]>;
 
 beforeAll(async () => {
-  // What `prepack` runs (package.json): the declaration files that ship.
+  // What `prepare` runs after the bundle (scripts/build.ts): the declaration files that ship.
   await buildPackageDeclarations();
   exported = entryExports();
 }, 180_000);

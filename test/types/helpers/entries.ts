@@ -1,6 +1,6 @@
 /**
  * The package's public entry points, read from package.json `exports` (docs/exports.md): the
- * subpath (`webfw`, `webfw/cors`, …), its source module and its declaration file below
+ * subpath (`webfw`, `webfw/cors`, …), its source module (the built one's source) and its declaration file below
  * `dist/types`. The declaration scan, the surface test and the tarball test all start here, so a
  * new subpath is covered the day it is added to `exports`.
  */
@@ -24,7 +24,8 @@ export function publicEntries(): PublicEntry[] {
     if (typeof target === "string") continue; // ./package.json
     entries.push({
       specifier: key === "." ? "webfw" : `webfw/${key.slice(2)}`,
-      source: target.default.replace(/^\.\//, ""),
+      // `default` is the built module (`./dist/src/index.js`); its source is `src/index.ts` (docs/packaging.md).
+      source: target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts"),
       declaration: target.types.replace(/^\.\/dist\/types\//, ""),
     });
   }

@@ -35,10 +35,10 @@ export async function tsc(dir: string): Promise<{ code: number; output: string }
 let declarations: Promise<void> | null = null;
 
 /**
- * The declaration files the package's `types` point at, built as `prepack` builds them (nothing
- * builds them on install): run it in `beforeAll` before any project is checked. Built once per
- * test run: the files of one `bun test` process share this module, and nothing in a run edits
- * src/ (a failed build fails every file that asks).
+ * The declaration files the package's `types` point at, built as `prepare` builds them after the
+ * bundle (in a clone they may be stale): run it in `beforeAll` before any project is checked. Built
+ * once per test run: the files of one `bun test` process share this module, and nothing in a run
+ * edits src/ (a failed build fails every file that asks).
  */
 export function buildPackageDeclarations(): Promise<void> {
   declarations ??= tsc(join(REPO, "tsconfig.types.json")).then((built) => {
@@ -46,6 +46,7 @@ export function buildPackageDeclarations(): Promise<void> {
   });
   return declarations;
 }
+
 /** node_modules as `bun add webfw zod` + `@types/bun` leave it, linked to this repo's copies. */
 export function linkModules(dir: string): void {
   mkdirSync(join(dir, "node_modules/@types"), { recursive: true });

@@ -1,0 +1,144 @@
+/**
+ * Builds what the package ships (docs/packaging.md): `dist/`, one `bun build` of every package
+ * export, the `webfw` command and the worker pool's entry, split into shared chunks so that an app
+ * and the command (and a Worker) load ONE copy of each framework module: two copies would give two
+ * app registries, two `Request` classes, two worker modes. Dynamic `import()`s stay lazy chunks;
+ * dependencies stay imports of the user's node_modules (`packages: "external"`), so a dependency
+ * the app imports too (`@opentelemetry/api`, `zod`) is one instance. Then the declaration files
+ * (`tsc -p tsconfig.types.json`, into dist/types).
+ *
+ *   bun scripts/build.ts                  # dist/ (run by `prepare` on install and before `npm pack`)
+ *   bun scripts/build.ts --no-types       # the bundle only
+ *   bun scripts/build.ts --outdir /tmp/x  # elsewhere (bench/bundled-start.ts compares builds)
+ *   bun scripts/build.ts --minify none|syntax|all
+ */
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+
+const ROOT = join(import.meta.dir, "..");
+
+/**
+ * The sources of what `exports` and `bin` point at (`./dist/src/index.js` is built from
+ * `src/index.ts`), plus the worker pool's entry, which the pool loads by path.
+ */
+export async function entrypoints(root = ROOT): Promise<string[]> {
+  const pkg = (await Bun.file(join(root, "package.json")).json()) as {
+    exports: Record<string, string | { default?: string }>;
+    bin: Record<string, string>;
+  };
+  const built = [
+    ...Object.values(pkg.exports).map((target) => (typeof target === "object" ? target.default : undefined)),
+    ...Object.values(pkg.bin),
+    WORKER_ENTRY_BUILT,
+  ].filter((file): file is string => typeof file === "string" && /^(\.\/)?dist\//.test(file));
+  return [...new Set(built)].map((file) =>
+    join(root, file.replace(/^(\.\/)?dist\//, "").replace(/\.js$/, ".ts")),
+  );
+}
+
+/** Where the worker pool's entry lands (src/workers/pool.ts looks for it there). */
+const WORKER_ENTRY_BUILT = "dist/src/workers/worker-entry.js";
+
+/**
+ * How much minification: `syntax` (the default) folds constants and drops whitespace but keeps every
+ * identifier, so class and function names (`error.name`, stack traces, `fn.name`) read as in src/.
+ */
+function minifyOption(mode: string): Bun.BuildConfig["minify"] {
+  if (mode === "none") return false;
+  if (mode === "syntax") return { whitespace: true, syntax: true, identifiers: false, keepNames: true };
+  if (mode === "all") return { whitespace: true, syntax: true, identifiers: true, keepNames: true };
+  throw new Error(`--minify takes none, syntax or all, got "${mode}"`);
+}
+
+/**
+ * The C router's sources (`import … from "../../native/router.c" with { type: "file" }`) stay
+ * imports, by the package's own name: Bun would copy them beside the chunks and leave a path
+ * relative to the chunk, which the loader would read relative to the working directory. Through
+ * `webfw/native/router.c` (package.json `exports`) Bun resolves the shipped native/ folder at run
+ * time, and a `webfw build` of the app embeds the file as it embeds any `type: "file"` import.
+ */
+const nativeSourcesByPackagePath: Bun.BunPlugin = {
+  name: "webfw-native-sources",
+  setup(build) {
+    build.onResolve({ filter: /\/native\/router\.[ch]$/ }, (args) => ({
+      path: `webfw/native/${args.path.slice(args.path.lastIndexOf("/") + 1)}`,
+      external: true,
+    }));
+  },
+};
+
+export async function buildBundle(outdir: string, minify = "syntax", root = ROOT): Promise<void> {
+  rmSync(join(outdir, "src"), { recursive: true, force: true });
+  rmSync(join(outdir, "cli"), { recursive: true, force: true });
+  rmSync(join(outdir, "chunks"), { recursive: true, force: true });
+  rmSync(join(outdir, "native"), { recursive: true, force: true });
+  const result = await Bun.build({
+    entrypoints: await entrypoints(root),
+    outdir,
+    root,
+    target: "bun",
+    format: "esm",
+    splitting: true,
+    packages: "external",
+    minify: minifyOption(minify),
+    // The code tells the source layout from the built one by this (src/package-layout.ts).
+    define: { "process.env.WEBFW_BUILT_LAYOUT": JSON.stringify("dist") },
+    // Entries keep their place (dist/src/index.js, dist/cli/webfw.js).
+    naming: { entry: "[dir]/[name].[ext]", chunk: "chunks/[name]-[hash].[ext]" },
+    plugins: [nativeSourcesByPackagePath],
+    throw: false,
+  });
+  if (!result.success) throw new AggregateError(result.logs, "bun build failed");
+  for (const output of result.outputs)
+    if (output.kind === "entry-point") await restoreExportedNames(output.path);
+}
+
+/**
+ * Splitting renames what crosses chunks (`class Request` becomes `Request2`, `t` becomes `t2`,
+ * exported as `Request2 as Request`), and `Request.name` would read "Request2" (in
+ * `console.log(request)`, `error.constructor.name`). Bun's `keepNames` does not cover these
+ * renames (1.4.5), so each entry file gives its exported classes and functions their names back.
+ */
+export async function restoreExportedNames(file: string): Promise<void> {
+  const text = await Bun.file(file).text();
+  const clause = /export\{([^}]*)\};?\s*$/.exec(text)?.[1];
+  if (clause === undefined) return;
+  const fixes: string[] = [];
+  for (const item of clause.split(",")) {
+    const [local, exported] = item.trim().split(/\s+as\s+/);
+    if (local === undefined || exported === undefined || !new RegExp(`^${exported}\\d+$`).test(local))
+      continue;
+    fixes.push(`${JSON.stringify(exported)}:${local}`);
+  }
+  if (fixes.length === 0) return;
+  const restore = `for(const[n,v]of Object.entries({${fixes.join(",")}}))typeof v==="function"&&v.name!==n&&Object.defineProperty(v,"name",{value:n});`;
+  await Bun.write(
+    file,
+    text.replace(/export\{[^}]*\};?\s*$/, (tail) => `${restore}${tail}`),
+  );
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Bun.argv.slice(2),
+    options: {
+      outdir: { type: "string", default: join(ROOT, "dist") },
+      types: { type: "boolean", default: true },
+      "no-types": { type: "boolean", default: false },
+      minify: { type: "string", default: "syntax" },
+    },
+  });
+  const started = performance.now();
+  await buildBundle(values.outdir, values.minify);
+  if (values.types && !values["no-types"]) {
+    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    if (!existsSync(tsc)) throw new Error(`${tsc} is missing: run npm install`);
+    const proc = Bun.spawnSync([process.execPath, tsc, "-p", join(ROOT, "tsconfig.types.json")], {
+      stdout: "inherit",
+      stderr: "inherit",
+    });
+    if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1);
+  }
+  console.log(`webfw: built ${values.outdir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
