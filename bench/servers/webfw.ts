@@ -7,6 +7,7 @@
 
 import type { RouterEngine } from "../../src/match/types.ts";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
+import { JSON_PROTOTYPES } from "../lib/json-prototypes.ts";
 import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
 
 // `BENCH_WEBFW=dist`: webfw as users get it, the built package (scripts/build.ts; bench/run.ts sets
@@ -45,6 +46,8 @@ const app = new Webfw(import.meta.path, {
   // The client-address variants (docs/client-address.md): a trusted proxy, an IP filter no request hits.
   trustProxy: process.env.BENCH_PROD === "trust-proxy" ? ["127.0.0.1"] : undefined,
   ipFilter: process.env.BENCH_PROD === "ip-filter" ? { deny: ["192.0.2.0/24", "2001:db8::/32"] } : undefined,
+  // `BENCH_JSON_TIMEOUT=0`: no body read deadline (docs/performance.md, "Issue 32, third pass: POST /json").
+  bodyReadTimeoutMs: process.env.BENCH_JSON_TIMEOUT === "0" ? 0 : undefined,
 });
 
 switch (scenario) {
@@ -79,7 +82,11 @@ switch (scenario) {
     // (docs/security.md), the work Elysia's route does not do (docs/performance.md, "Issue 32,
     // second pass").
     const csrf = process.env.BENCH_JSON_CSRF === "off" ? { csrf: false as const } : {};
-    if (process.env.BENCH_JSON_READ === "native") {
+    // `BENCH_JSON_PROTO`: one part of the echo taken away (bench/lib/json-prototypes.ts).
+    const prototype = JSON_PROTOTYPES[process.env.BENCH_JSON_PROTO ?? ""];
+    if (prototype !== undefined) {
+      app.post("/json", prototype.handler, prototype.stream ? { body: "stream", ...csrf } : csrf);
+    } else if (process.env.BENCH_JSON_READ === "native") {
       // The prototype of docs/performance.md ("POST /json"): the body left to Bun (`body: "stream"`)
       // and parsed by its native `Request.json()`, the framework's read and parse skipped.
       app.post("/json", (request) => request.raw.json(), { body: "stream", ...csrf });

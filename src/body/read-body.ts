@@ -31,71 +31,112 @@ export interface BodyLimits {
 /** Content-Length bodies above this size are read chunk by chunk (exact memory) rather than whole. */
 const STREAM_ABOVE = 256 * 1024;
 
-/** A body read with a deadline, waiting for the sweeper. */
+/** A body read with a deadline, waiting for its sweeper. */
 interface PendingRead {
   /** The sweeper tick at which it expires. */
   deadline: number;
   /** Its index in the sweeper's list while watched, -1 once it is not. */
   slot: number;
+  /** The sweeper watching it, `null` before `watch`. */
+  sweeper: Sweeper | null;
   expire(): void;
 }
 
 /**
- * How often the one deadline timer looks at the reads in progress: a 408 comes at most this much
- * later than the timeout, never earlier. Deadlines are counted in the timer's ticks rather than
- * read from a clock: no `performance.now()` per request (65 ns on a VM, docs/performance.md).
+ * The deadlines of body reads are kept by one timer per tick length (not one timer per read), in
+ * the timer's ticks rather than read from a clock: no `performance.now()` per request (65 ns on a
+ * VM, docs/performance.md). A tick is a twentieth of the read timeout, at least 50 ms and at most
+ * 1 s, and a 408 comes at most two ticks later than the timeout (2 s for the default 30 s), never
+ * earlier. A long tick matters under load: the timer stops when no read is left and starts again
+ * with the next one, and at 50 ms that stop and start cost ~500 instructions a request on a
+ * one-connection JSON echo (docs/performance.md, "Issue 32, third pass: POST /json").
+ * @internal Exported for its test.
  */
-const SWEEP_MS = 50;
-/**
- * The reads being watched. A read leaves the list the moment it ends, by swapping the last entry
- * into its place (it knows its index, `slot`): no `Set` insert and delete per request (hashing an
- * object key twice), and nothing of a finished read, its bytes included, is held until the next
- * tick (under load that kept a tick's worth of bodies alive into the old generation,
- * docs/performance.md, "POST /json").
- */
-const pendingReads: PendingRead[] = [];
-let sweeper: ReturnType<typeof setInterval> | null = null;
-let tick = 0;
+export function deadlineTickMs(timeoutMs: number): number {
+  return Math.min(1000, Math.max(50, Math.floor(timeoutMs / 20)));
+}
 
-function sweep(): void {
-  tick++;
-  // From the end: `unwatch` moves the last entry, one already looked at, into the freed index.
-  for (let i = pendingReads.length - 1; i >= 0; i--) {
-    const read = pendingReads[i];
-    if (read !== undefined && read.deadline <= tick) {
-      unwatch(read);
-      read.expire();
+/**
+ * The reads of one tick length being watched. A read leaves the list the moment it ends, by
+ * swapping the last entry into its place (it knows its index, `slot`): no `Set` insert and delete
+ * per request (hashing an object key twice), and nothing of a finished read, its bytes included,
+ * is held until the next tick (under load that kept a tick's worth of bodies alive into the old
+ * generation, docs/performance.md, "POST /json").
+ */
+class Sweeper {
+  private readonly reads: PendingRead[] = [];
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private tick = 0;
+
+  constructor(private readonly tickMs: number) {}
+
+  /** Registers `read` to expire `ms` from now unless it leaves the list (`unwatch`) first. */
+  watch(read: PendingRead, ms: number): void {
+    // +1: the current tick is already partly over, so a read is never expired early.
+    read.deadline = this.tick + Math.ceil(ms / this.tickMs) + 1;
+    read.sweeper = this;
+    read.slot = this.reads.length;
+    this.reads.push(read);
+    if (this.timer === null) {
+      this.timer = setInterval(() => this.sweep(), this.tickMs);
+      // The server keeps the process alive; a pending body read alone must not.
+      this.timer.unref?.();
     }
   }
-  if (pendingReads.length === 0 && sweeper !== null) {
-    clearInterval(sweeper);
-    sweeper = null;
+
+  /** Takes `read` off the list (at once, in O(1)); a read that is not on it is left alone. */
+  unwatch(read: PendingRead): void {
+    const index = read.slot;
+    if (index < 0) return;
+    read.slot = -1;
+    const last = this.reads.pop() as PendingRead;
+    if (last !== read) {
+      this.reads[index] = last;
+      last.slot = index;
+    }
+  }
+
+  private sweep(): void {
+    this.tick++;
+    const reads = this.reads;
+    // From the end: `unwatch` moves the last entry, one already looked at, into the freed index.
+    for (let i = reads.length - 1; i >= 0; i--) {
+      const read = reads[i];
+      if (read !== undefined && read.deadline <= this.tick) {
+        this.unwatch(read);
+        read.expire();
+      }
+    }
+    if (reads.length === 0 && this.timer !== null) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
   }
 }
 
-/** Registers `read` to expire `ms` from now unless it leaves the list (`unwatch`) first. */
+const sweepers = new Map<number, Sweeper>();
+/** The last one asked for: an app has one read timeout, so this is nearly always the answer. */
+let lastSweeper: Sweeper | null = null;
+let lastTimeoutMs = -1;
+
+/** Registers `read` to expire `ms` from now (see `Sweeper`). */
 function watch(read: PendingRead, ms: number): void {
-  // +1: the current tick is already partly over, so a read is never expired early.
-  read.deadline = tick + Math.ceil(ms / SWEEP_MS) + 1;
-  read.slot = pendingReads.length;
-  pendingReads.push(read);
-  if (sweeper === null) {
-    sweeper = setInterval(sweep, SWEEP_MS);
-    // The server keeps the process alive; a pending body read alone must not.
-    sweeper.unref?.();
+  if (ms !== lastTimeoutMs || lastSweeper === null) {
+    const tickMs = deadlineTickMs(ms);
+    let sweeper = sweepers.get(tickMs);
+    if (sweeper === undefined) {
+      sweeper = new Sweeper(tickMs);
+      sweepers.set(tickMs, sweeper);
+    }
+    lastSweeper = sweeper;
+    lastTimeoutMs = ms;
   }
+  lastSweeper.watch(read, ms);
 }
 
-/** Takes `read` off the list (at once, in O(1)); a read that is not on it is left alone. */
+/** Takes `read` off its sweeper's list; a read that is not on one is left alone. */
 function unwatch(read: PendingRead): void {
-  const index = read.slot;
-  if (index < 0) return;
-  read.slot = -1;
-  const last = pendingReads.pop() as PendingRead;
-  if (last !== read) {
-    pendingReads[index] = last;
-    last.slot = index;
-  }
+  if (read.sweeper !== null) read.sweeper.unwatch(read);
 }
 
 /** `read`, or a 408 once `ms` have passed (see `sweep`); `onTimeout` stops the read. */
@@ -105,6 +146,7 @@ function withDeadline<T>(read: Promise<T>, ms: number, onTimeout: () => void): P
     const pending: PendingRead = {
       deadline: 0,
       slot: -1,
+      sweeper: null,
       expire() {
         onTimeout();
         reject(readTimedOut());
@@ -149,25 +191,6 @@ function isBlank(code: number): boolean {
 }
 
 /**
- * What a body read hands its outcome to, with the `context` it was given: the bytes, or the error
- * that ended the read (413 past the limit, 400 cut short, 408 too slow, 503 over the in-flight
- * total). Its answer is what the read's promise resolves with, so a caller that continues from
- * here (the request pipeline, src/serve/dispatch.ts) needs no promise of its own on top.
- */
-export interface BodySink<C, R> {
-  arrived(bytes: Uint8Array, context: C): R | PromiseLike<R>;
-  failed(error: unknown, context: C): R | PromiseLike<R>;
-}
-
-/** `readBody`'s sink: the bytes themselves, the error as a rejection. */
-const BYTES: BodySink<undefined, Uint8Array> = {
-  arrived: (bytes) => bytes,
-  failed(error) {
-    throw error;
-  },
-};
-
-/**
  * Reads a request body whole, never holding more than `maxBodySize` bytes:
  * a `Content-Length` over the limit is refused before reading (413); a
  * chunked body is read chunk by chunk and abandoned as soon as it passes the
@@ -182,92 +205,72 @@ export function readBody(
   limits?: BodyLimits,
 ): Uint8Array | Promise<Uint8Array> {
   if (request.bodyUsed) throw new Error("readBody: the request body was already read");
-  return readBodyThen(request, maxBodySize, limits, BYTES, undefined) as Uint8Array | Promise<Uint8Array>;
+  return readUnreadBody(request, maxBodySize, limits);
 }
 
 /**
- * `readBody`, its outcome handed to `sink` with `context`: the sink's answer, at once for an empty
- * body, else the promise of it. Refusals before reading are thrown, not given to the sink. For a
- * body nothing has read yet (the pipeline's, straight from Bun): it does not ask.
+ * `readBody` of a body nothing has read yet (the pipeline's, straight from Bun, src/serve/dispatch.ts):
+ * it does not ask. The bytes at once for an empty body, else their promise.
  */
-export function readBodyThen<C, R>(
+export function readUnreadBody(
   request: globalThis.Request,
   maxBodySize: number,
   limits: BodyLimits | undefined,
-  sink: BodySink<C, R>,
-  context: C,
-): R | PromiseLike<R> {
+): Uint8Array | Promise<Uint8Array> {
   const lengthHeader = request.headers.get("content-length");
   if (lengthHeader === null) {
     const stream = request.body;
-    if (stream === null) return sink.arrived(EMPTY, context);
-    return thenSink(readLimited(stream, maxBodySize, limits), sink, context);
+    if (stream === null) return EMPTY;
+    return readLimited(stream, maxBodySize, limits);
   }
   const length = declaredLength(lengthHeader);
   if (length < 0) throw new BadRequestError("Invalid Content-Length header");
   if (length > maxBodySize) throw tooLarge();
-  if (length === 0) return sink.arrived(EMPTY, context);
-  if (limits === undefined) return new FramedRead(request, maxBodySize, length, null, sink, context).promise;
+  if (length === 0) return EMPTY;
+  if (limits === undefined) return new FramedRead(request, maxBodySize, length, null).promise;
   // The whole declared length is reserved before a byte is read (docs/performance.md, "POST /json").
   if (!limits.budget.tryReserve(length)) throw overBudget();
   // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
   // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
   if (length > STREAM_ABOVE && request.body !== null) {
-    const read = readLimited(request.body, maxBodySize, { ...limits, reserved: true }).finally(() =>
+    return readLimited(request.body, maxBodySize, { ...limits, reserved: true }).finally(() =>
       limits.budget.release(length),
     );
-    return thenSink(read, sink, context);
   }
-  return new FramedRead(request, maxBodySize, length, limits, sink, context).promise;
-}
-
-function thenSink<C, R>(read: Promise<Uint8Array>, sink: BodySink<C, R>, context: C): Promise<R> {
-  return read.then(
-    (bytes) => sink.arrived(bytes, context),
-    (error) => sink.failed(error, context),
-  );
-}
-
-/** The read whose promise is being made: `capture` (one executor for all reads, no closure each). */
-let capturing: FramedRead<unknown, unknown> | null = null;
-
-function capture<R>(resolve: (answer: R | PromiseLike<R>) => void, reject: (error: unknown) => void): void {
-  const read = capturing as unknown as FramedRead<unknown, R>;
-  capturing = null;
-  read.resolve = resolve;
-  read.reject = reject;
+  return new FramedRead(request, maxBodySize, length, limits).promise;
 }
 
 /**
  * One body read natively. Bun's HTTP parser frames the body by Content-Length and enforces
  * `maxRequestBodySize` itself, so the native whole-body read (`request.bytes()`) is safe and
  * fastest (and touching `request.body` first would make Bun build a stream this path never uses).
- * One promise per request, resolved with the sink's answer (so the pipeline after the body adds
- * no promise of its own), and the read is its own deadline entry (no closures of its own): the
- * budget's share is released and the deadline dropped by whichever comes first, the body or the
- * timeout (a late body is then ignored; the 408 closes the connection).
+ * The read is its own deadline entry: the budget's share is released and the deadline dropped by
+ * whichever comes first, the body or the timeout (a late body is then ignored; the 408 closes the
+ * connection). Its promise is settled from outside (Bun's `bytes()` cannot be), so it is its own;
+ * answering from it through a sink instead of a `then` of the pipeline's measured < 1 % and was
+ * dropped (docs/performance.md, "Issue 32, third pass: POST /json").
  */
-class FramedRead<C, R> implements PendingRead {
-  readonly promise: Promise<R>;
+class FramedRead implements PendingRead {
+  readonly promise: Promise<Uint8Array>;
   deadline = 0;
   /** For the sweeper: its index in the list while watched (`unwatch`). */
   slot = -1;
+  sweeper: Sweeper | null = null;
   /** The body arrived, failed or timed out: the first of them answers. */
   private ended = false;
-  /** Set by `capture` while the promise is made. */
-  resolve!: (answer: R | PromiseLike<R>) => void;
-  reject!: (error: unknown) => void;
+  private resolve!: (bytes: Uint8Array) => void;
+  private reject!: (error: unknown) => void;
 
   constructor(
     request: globalThis.Request,
     private readonly maxBodySize: number,
     private readonly length: number,
     private readonly limits: BodyLimits | null,
-    private readonly sink: BodySink<C, R>,
-    private readonly context: C,
   ) {
-    capturing = this as unknown as FramedRead<unknown, unknown>;
-    this.promise = new Promise<R>(capture);
+    this.promise = new Promise<Uint8Array>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
     if (limits !== null && limits.readTimeoutMs > 0) watch(this, limits.readTimeoutMs);
     request.bytes().then(
       (bytes) => this.arrived(bytes),
@@ -286,32 +289,16 @@ class FramedRead<C, R> implements PendingRead {
 
   private arrived(bytes: Uint8Array): void {
     if (!this.settle()) return;
-    if (bytes.length > this.maxBodySize) {
-      this.answer(tooLarge());
-      return;
-    }
-    try {
-      this.resolve(this.sink.arrived(bytes, this.context));
-    } catch (error) {
-      this.reject(error);
-    }
+    if (bytes.length > this.maxBodySize) this.reject(tooLarge());
+    else this.resolve(bytes);
   }
 
   private failed(error: unknown): void {
-    if (this.settle()) this.answer(error);
+    if (this.settle()) this.reject(error);
   }
 
   expire(): void {
-    if (this.settle()) this.answer(readTimedOut());
-  }
-
-  /** The sink's answer to `error` (its own failure rejects the promise). */
-  private answer(error: unknown): void {
-    try {
-      this.resolve(this.sink.failed(error, this.context));
-    } catch (thrown) {
-      this.reject(thrown);
-    }
+    if (this.settle()) this.reject(readTimedOut());
   }
 }
 

@@ -10,7 +10,7 @@ import type { ArgSpec } from "../args/t.ts";
 import type { AuthenticationHandler } from "../auth/handler.ts";
 import { tasksAfter } from "../background/after-response.ts";
 import type { FormLimits } from "../body/forms.ts";
-import { type BodyLimits, type BodySink, readBodyThen } from "../body/read-body.ts";
+import { type BodyLimits, readUnreadBody } from "../body/read-body.ts";
 import { Request } from "../http/request.ts";
 import type { DispatchContext } from "../http/request-context.ts";
 import { matchPath } from "../http/request-target.ts";
@@ -419,26 +419,16 @@ function afterValue(result: unknown, current: Response): Response {
   throw new TypeError("an after-request middleware must return a Response or nothing");
 }
 
-/**
- * Reads the body (limits, the in-flight budget, the read deadline: src/body/read-body.ts), then
- * goes on from the read itself: the read's one promise resolves with the rest of the pipeline's
- * answer, so a body costs no promise of the pipeline's own (`later`) on top of it.
- */
+/** Reads the body (limits, the in-flight budget, the read deadline: src/body/read-body.ts), then goes on. */
 function bodyStep(config: PipelineConfig, next: Step, fail: Failure): Step {
-  const sink: BodySink<Request, WebResponse> = {
-    arrived(bytes, request) {
-      request.bodyBytes = bytes;
-      try {
-        return next(request);
-      } catch (error) {
-        return fail(error, request);
-      }
-    },
-    failed: fail,
+  const withBytes = (bytes: Uint8Array, request: Request): Answer => {
+    request.bodyBytes = bytes;
+    return next(request);
   };
   return (request) => {
     request.formLimits = config.formLimits;
-    return readBodyThen(request.raw, config.maxBodySize, config.bodyLimits, sink, request) as Answer;
+    const bytes = readUnreadBody(request.raw, config.maxBodySize, config.bodyLimits);
+    return bytes instanceof Uint8Array ? withBytes(bytes, request) : later(bytes, request, withBytes, fail);
   };
 }
 

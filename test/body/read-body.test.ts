@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { BodyBudget } from "../../src/body/budget.ts";
-import { decodeBody, readBody } from "../../src/body/read-body.ts";
+import { deadlineTickMs, decodeBody, readBody } from "../../src/body/read-body.ts";
 import { BadRequestError, HttpError } from "../../src/response/errors.ts";
 import { rawRequest } from "../static/raw-http.ts";
 
@@ -279,5 +279,15 @@ describe("readBody with the app's limits (the native read, budget reserved up fr
     expect(budget.inUse).toBe(0);
     expect(readBody(post("0"), LIMIT, limits)).toEqual(new Uint8Array(0));
     expect(() => readBody(post("0001001"), LIMIT, limits)).toThrow(HttpError);
+  });
+});
+
+describe("the read deadline's tick", () => {
+  test("a twentieth of the timeout, from 50 ms to 1 s: a 408 is at most two ticks late", () => {
+    expect(deadlineTickMs(300)).toBe(50);
+    expect(deadlineTickMs(1)).toBe(50);
+    expect(deadlineTickMs(4000)).toBe(200);
+    expect(deadlineTickMs(30_000)).toBe(1000);
+    expect(deadlineTickMs(600_000)).toBe(1000);
   });
 });
