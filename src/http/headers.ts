@@ -22,11 +22,13 @@ export class Headers {
     this.native = null;
     this.plain = null;
     if (init instanceof Headers) {
-      if (init.plain !== null) this.plain = copyPlain(init.plain);
+      // A copy: the two objects change apart (the spread copies the plain form's own names only).
+      if (init.plain !== null) this.plain = { ...init.plain };
       else this.native = new globalThis.Headers(init.native as globalThis.Headers);
     } else if (init instanceof globalThis.Headers) this.native = init;
     else if (init === undefined) this.plain = {};
     else if (Array.isArray(init)) this.native = new globalThis.Headers(init);
+    else if (isPlainHeaders(init)) this.plain = { ...init };
     else {
       this.plain = plainOf(init);
       if (this.plain === null) this.native = new globalThis.Headers(init);
@@ -68,9 +70,7 @@ export class Headers {
     const plain = this.plain;
     const lower = name.toLowerCase();
     if (plain !== null && isPlainName(name, lower) && isPlainValue(value)) {
-      const existing = plain[lower];
-      // The Fetch standard's combined value of a repeated header.
-      plain[lower] = typeof existing === "string" ? `${existing}, ${value}` : value;
+      plain[lower] = combined(plain[lower], value);
     } else this.raw.append(name, value);
   }
 
@@ -165,14 +165,36 @@ function plainOf(init: Record<string, string>): Record<string, string> | null {
     const value = init[name] as string;
     const lower = name.toLowerCase();
     if (!isPlainName(name, lower) || !isPlainValue(value)) return null;
-    const existing = plain[lower];
-    plain[lower] = typeof existing === "string" ? `${existing}, ${value}` : value;
+    plain[lower] = combined(plain[lower], value);
   }
   return plain;
 }
 
-function copyPlain(plain: Record<string, string>): Record<string, string> {
-  const copy: Record<string, string> = {};
-  for (const name in plain) copy[name] = plain[name] as string;
-  return copy;
+/** The Fetch standard's combined value of a repeated header: the values joined with `, `. */
+function combined(existing: string | undefined, value: string): string {
+  return typeof existing === "string" ? `${existing}, ${value}` : value;
+}
+
+/**
+ * The mark of a header object checked once to be in the plain form (`plainHeaders`). Exported so
+ * that a `Response` reads it as a property, without a call into this file on every answer.
+ */
+export const PLAIN_FORM: unique symbol = Symbol("webfw.plainHeaders");
+
+/**
+ * A header object checked once, now, to be in the plain form (lower-cased valid names, plain
+ * values), frozen and marked: a `Response` made with it, and the `Headers` made from it, skip the
+ * check (it was a fifth of a small answer's making). The mark is a non-enumerable symbol: a
+ * property read, and invisible to `for…in`, spreads and Bun's header conversion.
+ */
+export function plainHeaders(init: Record<string, string>): Readonly<Record<string, string>> {
+  const plain = plainOf(init);
+  if (plain === null) throw new TypeError("plainHeaders: a name or value the plain form does not hold");
+  Object.defineProperty(plain, PLAIN_FORM, { value: true });
+  return Object.freeze(plain);
+}
+
+/** Whether `init` was made by `plainHeaders`. */
+export function isPlainHeaders(init: object): init is Readonly<Record<string, string>> {
+  return (init as { [PLAIN_FORM]?: true })[PLAIN_FORM] === true;
 }

@@ -186,8 +186,8 @@ export class Request<
 
   get url(): Url {
     if (this.cachedUrl === null) {
-      if (this.pendingHost !== null) this.pendingHost = finishCheck(this.pendingHost, this.raw);
-      if (this.pendingTarget !== null) this.pendingTarget = finishCheck(this.pendingTarget, this.raw);
+      // The URL shows both the Host and the target: what is left of the check runs first.
+      this.finishPendingCheck();
       this.cachedUrl = Url.parse(this.raw.url);
       // Behind a trusted proxy, the scheme and host the client used (docs/client-address.md).
       const client = forwardedClient(this.raw, this.server, this.context);

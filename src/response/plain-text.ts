@@ -8,7 +8,8 @@
  */
 import { TEXT_PLAIN } from "../http/media-type.ts";
 
-const PLAIN_TEXT = Symbol("webfw.plainText");
+/** The mark itself, set as a property by `Response.toWeb()` (no call on a middleware's answer). */
+export const PLAIN_TEXT: unique symbol = Symbol("webfw.plainText");
 type Marked = globalThis.Response & { [PLAIN_TEXT]?: true };
 
 /** A `text/plain;charset=utf-8` response with no Headers object; `init` may carry a status or other headers. */

@@ -1,7 +1,7 @@
 import { type CookieOptions, serializeCookie } from "../http/cookies.ts";
-import { Headers } from "../http/headers.ts";
+import { Headers, PLAIN_FORM, plainHeaders } from "../http/headers.ts";
 import { BINARY, JSON_UTF8, TEXT_PLAIN } from "../http/media-type.ts";
-import { contentTypeOf, markImpliedText } from "./plain-text.ts";
+import { contentTypeOf, PLAIN_TEXT } from "./plain-text.ts";
 import { markStreamed } from "./streamed.ts";
 
 const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
@@ -37,10 +37,10 @@ export class Response {
     description: string | Uint8Array = "",
   ) {
     this.statusCode = statusCode;
-    if (headers === TEXT_HEADERS || headers === JSON_HEADERS || headers === BINARY_HEADERS) {
-      // The framework's own, checked once here (`checkHeaderObject` is a fifth of a small answer's making).
+    if ((headers as { [PLAIN_FORM]?: true })[PLAIN_FORM] === true) {
+      // Checked once when it was made (src/http/headers.ts, `plainHeaders`): the framework's own.
       this.headersValue = null;
-      this.headersInit = headers;
+      this.headersInit = headers as Readonly<Record<string, string>>;
     } else if (headers instanceof Headers) {
       this.headersValue = headers;
       this.headersInit = null;
@@ -113,8 +113,8 @@ export class Response {
   /**
    * The Web response with the headers of a header object. Each is appended, as the response init
    * would (a name given twice in two spellings joins its values), but the type, which is set. A
-   * string body without a type gets Bun's default, implied and marked rather than written
-   * (src/response/plain-text.ts).
+   * string body without a type, or with Bun's own (`text/plain;charset=utf-8`), gets Bun's default,
+   * implied and marked rather than written (src/response/plain-text.ts).
    */
   private webWith(init: Readonly<Record<string, string>>, noBody: boolean): globalThis.Response {
     const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
@@ -123,15 +123,24 @@ export class Response {
         ? new globalThis.Response(body)
         : new globalThis.Response(body, { status: this.statusCode });
     let typed = noBody || this.stream !== null;
+    let implied = false;
     for (const name in init) {
       const value = init[name] as string;
       if (name.length === 12 && name.toLowerCase() === "content-type") {
+        // Bun's own type of a string body is left to Bun, as for a handler's string: writing it
+        // cost as much as the rest of the headers of a middleware's answer (docs/performance.md,
+        // "Issue 32, third pass").
+        if (!typed && value === TEXT_PLAIN && typeof body === "string") implied = true;
+        else web.headers.set(name, value);
         typed = true;
-        web.headers.set(name, value);
       } else web.headers.append(name, value);
     }
-    if (!typed) {
-      if (typeof body === "string") return markImpliedText(web);
+    if (implied || !typed) {
+      if (typeof body === "string") {
+        // The implied-text mark (src/response/plain-text.ts), set here as its property.
+        (web as { [PLAIN_TEXT]?: true })[PLAIN_TEXT] = true;
+        return web;
+      }
       web.headers.set("content-type", BINARY);
     }
     return this.streamedIf(web, noBody);
@@ -172,11 +181,11 @@ export class Response {
 
 /**
  * The header objects of the answers webfw makes from a handler's value (src/response/convert.ts):
- * frozen, so that one check at load stands for every response made with them.
+ * checked and marked once at load (`plainHeaders`), so that no response made with them checks again.
  */
-export const TEXT_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": TEXT_PLAIN });
-export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": JSON_UTF8 });
-export const BINARY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": BINARY });
+export const TEXT_HEADERS = plainHeaders({ "content-type": TEXT_PLAIN });
+export const JSON_HEADERS = plainHeaders({ "content-type": JSON_UTF8 });
+export const BINARY_HEADERS = plainHeaders({ "content-type": BINARY });
 
 /**
  * The header object of a new Response must be valid now, as it was when the constructor built a
