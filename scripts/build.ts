@@ -13,8 +13,9 @@
  *   bun scripts/build.ts --minify none|syntax|all
  */
 import { existsSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { parseArgs } from "node:util";
+import { LAZY_CHUNKS_FILE, type LazyChunks, lazyRequireCall } from "../src/launch/lazy-chunks.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -73,6 +74,7 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
   rmSync(join(outdir, "cli"), { recursive: true, force: true });
   rmSync(join(outdir, "chunks"), { recursive: true, force: true });
   rmSync(join(outdir, "native"), { recursive: true, force: true });
+  rmSync(join(outdir, LAZY_CHUNKS_FILE), { force: true });
   const result = await Bun.build({
     entrypoints: await entrypoints(root),
     outdir,
@@ -87,11 +89,52 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
     // Entries keep their place (dist/src/index.js, dist/cli/webfw.js).
     naming: { entry: "[dir]/[name].[ext]", chunk: "chunks/[name]-[hash].[ext]" },
     plugins: [nativeSourcesByPackagePath],
+    // Which output requires which chunk lazily: the list `webfw build` embeds them by.
+    metafile: true,
     throw: false,
   });
   if (!result.success) throw new AggregateError(result.logs, "bun build failed");
+  if (!result.metafile) throw new Error("bun build returned no metafile");
+  const lazy = lazyChunks(result.metafile);
+  await checkLazyChunks(outdir, lazy);
+  await Bun.write(join(outdir, LAZY_CHUNKS_FILE), `${JSON.stringify(lazy, null, 2)}\n`);
   for (const output of result.outputs)
     if (output.kind === "entry-point") await restoreExportedNames(output.path);
+}
+
+/**
+ * The lazily required chunks (src/launch/lazy-chunks.ts): every output's `require-call` imports of
+ * other outputs, as the specifier the output's code passes to `import.meta.require`.
+ */
+export function lazyChunks(metafile: Bun.BuildMetafile): LazyChunks {
+  const requires: Record<string, string[]> = {};
+  const clean = (path: string) => posix.normalize(path.split("\\").join("/")).replace(/^\.\//, "");
+  for (const [outputPath, output] of Object.entries(metafile.outputs)) {
+    const from = clean(outputPath);
+    const specifiers = output.imports
+      .filter((record) => record.kind === "require-call")
+      .map((record) => {
+        const specifier = posix.relative(posix.dirname(from), clean(record.path));
+        return specifier.startsWith(".") ? specifier : `./${specifier}`;
+      });
+    if (specifiers.length > 0) requires[from] = [...new Set(specifiers)].sort();
+  }
+  return { requires };
+}
+
+/** Fails the build when an output lacks a listed call (Bun wrote it in another form). */
+async function checkLazyChunks(outdir: string, lazy: LazyChunks): Promise<void> {
+  for (const [file, specifiers] of Object.entries(lazy.requires)) {
+    const code = await Bun.file(join(outdir, file)).text();
+    for (const specifier of specifiers) {
+      if (!code.includes(lazyRequireCall(specifier)))
+        throw new Error(
+          `${file}: the metafile lists a lazy require of ${specifier}, but the code has no ${lazyRequireCall(specifier)}`,
+        );
+      if (!existsSync(join(outdir, posix.dirname(file), specifier)))
+        throw new Error(`${file}: the lazily required ${specifier} was not written`);
+    }
+  }
 }
 
 /**

@@ -2,8 +2,9 @@
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, extname, relative, resolve, sep } from "node:path";
 import { BUILT, frameworkCodeDir, layoutPath, packageRoot } from "../package-layout.ts";
-import { builtPackageRequires, discoverDirectories, mainThreadGuard, planEmbedding } from "./embed.ts";
+import { discoverDirectories, mainThreadGuard, planEmbedding } from "./embed.ts";
 import { FlagError } from "./flags.ts";
+import { builtPackageRequires, type LazyChunks, readLazyChunks } from "./lazy-chunks.ts";
 
 /** A framework module that is loaded by path at run time (not imported), so the bundler cannot find it. */
 export interface ExtraEntrypoint {
@@ -165,14 +166,26 @@ export function buildCommand(options: BuildOptions, bun = process.execPath, root
 }
 
 /**
- * Runs the build: what `buildCommand` describes, through `Bun.build` so that two things the
- * command line cannot do are added (src/launch/embed.ts): the directories the app names are
- * embedded (or reported when they cannot be), and the app's `import.meta.main` is guarded
- * so Worker threads never run its start block. Resolves the exit code.
+ * Runs the build: what `buildCommand` describes, through `Bun.build` so that what the command
+ * line cannot do is added (src/launch/embed.ts): the directories the app names are embedded (or
+ * reported when they cannot be), the app's `import.meta.main` is guarded so Worker threads never
+ * run its start block, and, from the built package, the chunks its build listed as lazily
+ * required are embedded (src/launch/lazy-chunks.ts). Resolves the exit code.
  */
 export async function buildBinary(options: BuildOptions, root = packageRoot()): Promise<number> {
   const extras = existingExtras(root);
   const entrypoints = [options.entry, ...extras.map((e) => e.absolute)];
+  // The built package's lazily required chunks, listed by its build (src/launch/lazy-chunks.ts).
+  const distDir = real(frameworkCodeDir());
+  let lazyChunks: LazyChunks | null = null;
+  if (BUILT) {
+    try {
+      lazyChunks = readLazyChunks(distDir);
+    } catch (error) {
+      process.stderr.write(`webfw build: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
   const found = await discoverDirectories(options.entry);
   if (found.error) {
     process.stderr.write(
@@ -209,7 +222,7 @@ export async function buildBinary(options: BuildOptions, root = packageRoot()): 
       naming: { asset: "[dir]/[name].[ext]" },
       plugins: [
         mainThreadGuard(options.entry),
-        ...(BUILT ? [builtPackageRequires(real(frameworkCodeDir()))] : []),
+        ...(lazyChunks ? [builtPackageRequires(distDir, lazyChunks)] : []),
       ],
       throw: false,
     } as Bun.BuildConfig);

@@ -124,25 +124,3 @@ export function mainThreadGuard(entry: string): Bun.BunPlugin {
     },
   };
 }
-
-/**
- * A Bun plugin for an app that imports the built package (docs/packaging.md): there, a lazy
- * `require()` of webfw's is a chunk loaded by `import.meta.require("./chunk.js")` when the call
- * runs, a call `bun build --compile` does not follow, so the chunk would be missing from the
- * executable. Turned back into `require()`, the bundler embeds it (still evaluated on first call).
- */
-export function builtPackageRequires(codeDir: string): Bun.BunPlugin {
-  const escaped = codeDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return {
-    name: "webfw-built-package-requires",
-    setup(build) {
-      build.onLoad({ filter: new RegExp(`^${escaped}.*\\.js$`) }, async (args) => {
-        const text = await Bun.file(args.path).text();
-        return {
-          contents: text.replace(/import\.meta\.require\((["'])(\.\.?\/[^"']+\.js)\1\)/g, "require($1$2$1)"),
-          loader: "js",
-        };
-      });
-    },
-  };
-}
