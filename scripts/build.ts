@@ -13,9 +13,10 @@
  *   bun scripts/build.ts --minify none|syntax|all
  */
 import { existsSync, rmSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { join, posix } from "node:path";
 import { parseArgs } from "node:util";
-import { LAZY_CHUNKS_FILE, type LazyChunks, lazyRequireCall } from "../src/launch/lazy-chunks.ts";
+import { LAZY_CHUNKS_FILE, type LazyChunks, listedCalls } from "../src/launch/lazy-chunks.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -103,11 +104,13 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
 }
 
 /**
- * The lazily required chunks (src/launch/lazy-chunks.ts): every output's `require-call` imports of
- * other outputs, as the specifier the output's code passes to `import.meta.require`.
+ * The lazily required chunks and packages (src/launch/lazy-chunks.ts): every output's
+ * `require-call` imports of other outputs, as the specifier its code passes to
+ * `import.meta.require`, and the packages its inputs `require()` (external, not Node's built-ins).
  */
 export function lazyChunks(metafile: Bun.BuildMetafile): LazyChunks {
   const requires: Record<string, string[]> = {};
+  const packages: Record<string, string[]> = {};
   const clean = (path: string) => posix.normalize(path.split("\\").join("/")).replace(/^\.\//, "");
   for (const [outputPath, output] of Object.entries(metafile.outputs)) {
     const from = clean(outputPath);
@@ -118,22 +121,29 @@ export function lazyChunks(metafile: Bun.BuildMetafile): LazyChunks {
         return specifier.startsWith(".") ? specifier : `./${specifier}`;
       });
     if (specifiers.length > 0) requires[from] = [...new Set(specifiers)].sort();
+    const names = Object.keys(output.inputs).flatMap((input) =>
+      (metafile.inputs[input]?.imports ?? [])
+        .filter((record) => record.kind === "require-call" && record.external === true)
+        .map((record) => record.path)
+        .filter((name) => !name.startsWith(".") && !name.startsWith("/") && !isBuiltin(name)),
+    );
+    if (names.length > 0) packages[from] = [...new Set(names)].sort();
   }
-  return { requires };
+  return { requires, packages };
 }
 
 /** Fails the build when an output lacks a listed call (Bun wrote it in another form). */
 async function checkLazyChunks(outdir: string, lazy: LazyChunks): Promise<void> {
-  for (const [file, specifiers] of Object.entries(lazy.requires)) {
+  for (const file of new Set([...Object.keys(lazy.requires), ...Object.keys(lazy.packages)])) {
     const code = await Bun.file(join(outdir, file)).text();
-    for (const specifier of specifiers) {
-      if (!code.includes(lazyRequireCall(specifier)))
+    for (const { call, specifier } of listedCalls(lazy, file))
+      if (!code.includes(call))
         throw new Error(
-          `${file}: the metafile lists a lazy require of ${specifier}, but the code has no ${lazyRequireCall(specifier)}`,
+          `${file}: the metafile lists a lazy require of ${specifier}, but the code has no ${call}`,
         );
+    for (const specifier of lazy.requires[file] ?? [])
       if (!existsSync(join(outdir, posix.dirname(file), specifier)))
         throw new Error(`${file}: the lazily required ${specifier} was not written`);
-    }
   }
 }
 

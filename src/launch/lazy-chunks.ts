@@ -1,11 +1,12 @@
 /**
  * The built package's lazily required chunks (docs/packaging.md, "Lazy chunks in a `webfw build`").
  *
- * In dist/, a lazy `require()` of webfw's is `import.meta.require("./chunk.js")`: the chunk is
- * evaluated when the call runs. `bun build --compile` does not follow that call, so the chunk would
- * be missing from an executable. scripts/build.ts reads from `Bun.build`'s metafile which output
- * requires which chunk and writes the list beside the code (`dist/lazy-chunks.json`); `webfw build`
- * turns exactly those calls back into `require()`, which the bundler follows (the chunk is then
+ * In dist/, a lazy `require()` of webfw's is `import.meta.require("./chunk.js")` (and, for a
+ * dependency, `__require("mustache")`, Bun's alias of the same): the module is evaluated when the
+ * call runs. `bun build --compile` does not follow those calls, so the module would be missing from
+ * an executable. scripts/build.ts reads from `Bun.build`'s metafile which output requires which
+ * chunk or package and writes the list beside the code (`dist/lazy-chunks.json`); `webfw build`
+ * turns exactly those calls back into `require()`, which the bundler follows (the module is then
  * bundled, still evaluated on the first call), and fails when one of them is not where the list says.
  */
 import { readFileSync } from "node:fs";
@@ -22,11 +23,29 @@ export interface LazyChunks {
    * `import.meta.require`, relative to itself (`../chunks/jwks-8m9a21b9.js`).
    */
   requires: Record<string, string[]>;
+  /**
+   * Each output that requires packages lazily (not Node's built-in modules, which every executable
+   * has) → their names (`mustache`), called as `__require("mustache")`.
+   */
+  packages: Record<string, string[]>;
 }
 
-/** The call as the bundler writes it for `specifier`. */
+/** The call as the bundler writes it for a chunk's `specifier`. */
 export function lazyRequireCall(specifier: string): string {
   return `import.meta.require(${JSON.stringify(specifier)})`;
+}
+
+/** The call as the bundler writes it for a package (`__require`, its alias of `import.meta.require`). */
+export function lazyPackageCall(name: string): string {
+  return `__require(${JSON.stringify(name)})`;
+}
+
+/** The calls listed for one output (its path inside dist/), each with what it requires. */
+export function listedCalls(chunks: LazyChunks, file: string): { call: string; specifier: string }[] {
+  return [
+    ...(chunks.requires[file] ?? []).map((specifier) => ({ call: lazyRequireCall(specifier), specifier })),
+    ...(chunks.packages[file] ?? []).map((specifier) => ({ call: lazyPackageCall(specifier), specifier })),
+  ];
 }
 
 /** Reads the list of the package's dist/ folder; throws with what to do when it is missing. */
@@ -40,20 +59,24 @@ export function readLazyChunks(distDir: string): LazyChunks {
       `${file} could not be read (${(error as Error).message}): this dist/ was not built by webfw's scripts/build.ts; rebuild the package (npm run build)`,
     );
   }
-  const requires = (parsed as Partial<LazyChunks> | null)?.requires;
-  if (typeof requires !== "object" || requires === null) throw new Error(`${file} has no "requires" map`);
-  return { requires };
+  const { requires, packages } = (parsed ?? {}) as Partial<LazyChunks>;
+  if (typeof requires !== "object" || requires === null || typeof packages !== "object" || packages === null)
+    throw new Error(`${file} lacks its "requires" or "packages" map: rebuild the package (npm run build)`);
+  return { requires, packages };
 }
 
 /**
- * Replaces, in one output's code, each listed `import.meta.require(…)` by `require(…)`. Plain string
- * replacement of the calls the build recorded, each of which must be there: a dist/ that no longer
- * matches its list fails the build instead of leaving a chunk out of the executable.
+ * Replaces, in one output's code, each listed call by `require(…)`. Plain string replacement of the
+ * calls the build recorded, each of which must be there: a dist/ that no longer matches its list
+ * fails the build instead of leaving a module out of the executable.
  */
-export function requireListedChunks(code: string, specifiers: readonly string[], file: string): string {
+export function requireListedCalls(
+  code: string,
+  calls: readonly { call: string; specifier: string }[],
+  file: string,
+): string {
   let out = code;
-  for (const specifier of specifiers) {
-    const call = lazyRequireCall(specifier);
+  for (const { call, specifier } of calls) {
     const parts = out.split(call);
     if (parts.length === 1)
       throw new Error(
@@ -67,7 +90,7 @@ export function requireListedChunks(code: string, specifiers: readonly string[],
 /**
  * A Bun plugin for an app that imports the built package: the outputs of `distDir` that
  * `dist/lazy-chunks.json` lists get their lazy requires turned into `require()`, so that
- * `bun build --compile` embeds those chunks. Other files load as they are.
+ * `bun build --compile` embeds those chunks and packages. Other files load as they are.
  */
 export function builtPackageRequires(
   distDir: string,
@@ -80,8 +103,8 @@ export function builtPackageRequires(
       build.onLoad({ filter: new RegExp(`^${escaped}.*\\.js$`) }, async (args) => {
         const key = relative(distDir, args.path).split(sep).join("/");
         const text = await Bun.file(args.path).text();
-        const specifiers = chunks.requires[key];
-        return { contents: specifiers ? requireListedChunks(text, specifiers, key) : text, loader: "js" };
+        const calls = listedCalls(chunks, key);
+        return { contents: calls.length > 0 ? requireListedCalls(text, calls, key) : text, loader: "js" };
       });
     },
   };

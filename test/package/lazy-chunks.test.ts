@@ -12,8 +12,10 @@ import { buildBundle } from "../../scripts/build.ts";
 import {
   LAZY_CHUNKS_FILE,
   type LazyChunks,
+  lazyPackageCall,
+  lazyRequireCall,
   readLazyChunks,
-  requireListedChunks,
+  requireListedCalls,
 } from "../../src/launch/lazy-chunks.ts";
 
 const out = mkdtempSync(join(tmpdir(), "webfw-lazy-chunks-"));
@@ -58,19 +60,31 @@ describe(`dist/${LAZY_CHUNKS_FILE}`, () => {
       true,
     );
   });
+
+  test("so are the packages required lazily (mustache, by MustacheTemplate), not Node's built-ins", () => {
+    expect(list.packages).toEqual({ "src/templating/index.js": ["mustache"] });
+    const code = readFileSync(join(out, "src/templating/index.js"), "utf8");
+    expect(code).toContain(lazyPackageCall("mustache"));
+  });
 });
 
-describe("requireListedChunks", () => {
+describe("requireListedCalls", () => {
   test("turns exactly the listed calls into require(), every occurrence", () => {
     const code =
-      'a(import.meta.require("./x.js"));b(import.meta.require("./x.js"));c(import.meta.require("./y.js"));';
-    expect(requireListedChunks(code, ["./x.js"], "f.js")).toBe(
-      'a(require("./x.js"));b(require("./x.js"));c(import.meta.require("./y.js"));',
+      'a(import.meta.require("./x.js"));b(import.meta.require("./x.js"));c(import.meta.require("./y.js"));d(__require("mustache"))';
+    const calls = [
+      { call: lazyRequireCall("./x.js"), specifier: "./x.js" },
+      { call: lazyPackageCall("mustache"), specifier: "mustache" },
+    ];
+    expect(requireListedCalls(code, calls, "f.js")).toBe(
+      'a(require("./x.js"));b(require("./x.js"));c(import.meta.require("./y.js"));d(require("mustache"))',
     );
   });
 
   test("a listed call the code lacks fails the build (a dist/ that no longer matches its list)", () => {
-    expect(() => requireListedChunks("nothing here", ["./x.js"], "f.js")).toThrow(
+    expect(() =>
+      requireListedCalls("nothing here", [{ call: lazyRequireCall("./x.js"), specifier: "./x.js" }], "f.js"),
+    ).toThrow(
       `f.js: import.meta.require("./x.js") is listed in ${LAZY_CHUNKS_FILE} but not in the code; rebuild the package`,
     );
   });
