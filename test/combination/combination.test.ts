@@ -18,9 +18,11 @@ import {
   type CallInit,
   clientTransport,
   FEATURES,
+  type Feature,
   LAYERS,
   observed,
   StreamTimingError,
+  type TimedExchange,
   TOKEN,
 } from "./table.ts";
 
@@ -198,15 +200,21 @@ for (const mode of MODES) {
       clientTransport.fresh = false;
     });
 
-    for (const feature of FEATURES) {
-      const call = (init: CallInit = {}) =>
+    /** The feature's exchange with the suite's bearer token and the given extras. */
+    const callFor =
+      (feature: Feature) =>
+      (init: CallInit = {}) =>
         feature.exchange(base, {
           query: init.query,
           headers: { authorization: `Bearer ${TOKEN}`, ...init.headers },
         });
+
+    for (const feature of FEATURES) {
+      const call = callFor(feature);
       test(`${feature.name}: the feature alone`, () =>
         onceMoreIfHeldBack(`${feature.name} alone`, async () => feature.verify(await call())));
       for (const layer of LAYERS) {
+        if (layer.wait) continue;
         const reason = feature.skip?.[layer.name];
         if (reason) {
           test.skip(`${feature.name} × ${layer.name} (n/a: ${reason})`, () => {});
@@ -217,6 +225,39 @@ for (const mode of MODES) {
           () => onceMoreIfHeldBack(`${feature.name} × ${layer.name}`, () => layer.check(feature, call)),
           15_000,
         );
+      }
+    }
+
+    // A layer with a `wait` (the request-timeout column) waits on the server's clock, not on work:
+    // its first cell starts every feature's `wait` at once, and each cell checks its own outcome.
+    // These cells come after the mode's other cells, so no other cell's request waits behind a slow
+    // one (docs/testing.md, "What the suite costs").
+    for (const layer of LAYERS) {
+      const wait = layer.wait;
+      if (!wait) continue;
+      const cells = FEATURES.filter((feature) => !feature.skip?.[layer.name]);
+      let waited: Map<string, Promise<TimedExchange>> | null = null;
+      const startAll = () =>
+        new Map(
+          cells.map((feature) => {
+            const outcome = wait(feature, callFor(feature));
+            // Handled here: a cell awaits its own when its turn comes, after it may have failed.
+            outcome.catch(() => {});
+            return [feature.name, outcome];
+          }),
+        );
+      for (const feature of FEATURES) {
+        const reason = feature.skip?.[layer.name];
+        if (reason) {
+          test.skip(`${feature.name} × ${layer.name} (n/a: ${reason})`, () => {});
+          continue;
+        }
+        const cell = `${feature.name} × ${layer.name}`;
+        test(cell, async () => {
+          waited ??= startAll();
+          const outcome = await (waited.get(feature.name) as Promise<TimedExchange>);
+          await onceMoreIfHeldBack(cell, () => layer.check(feature, callFor(feature), outcome));
+        }, 30_000);
       }
     }
 
