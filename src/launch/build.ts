@@ -33,6 +33,11 @@ export interface BuildOptions {
   sourcemap: boolean;
   /** A `bun build --target`, e.g. `bun-linux-x64` or `bun-linux-arm64-musl`, to cross-compile. */
   target?: string;
+  /**
+   * The tsconfig.json the build reads in place of the ones it would find (`paths` above all), as
+   * `bun build --tsconfig-override` does; absolute.
+   */
+  tsconfig?: string;
 }
 
 /** Parses the arguments after `build`. Throws `FlagError`. */
@@ -40,6 +45,7 @@ export function parseBuildArgs(argv: readonly string[], cwd = process.cwd()): Bu
   let entry: string | undefined;
   let outfile: string | undefined;
   let target: string | undefined;
+  let tsconfig: string | undefined;
   let minify = false;
   let sourcemap = false;
   for (let i = 0; i < argv.length; i++) {
@@ -68,6 +74,10 @@ export function parseBuildArgs(argv: readonly string[], cwd = process.cwd()): Bu
           throw new FlagError(`--target must look like bun-linux-x64 or bun-darwin-arm64, got "${target}"`);
         }
         break;
+      case "--tsconfig":
+        tsconfig = resolve(cwd, value());
+        if (!existsSync(tsconfig)) throw new FlagError(`--tsconfig: file not found: ${tsconfig}`);
+        break;
       case "--minify":
         if (inline !== undefined) throw new FlagError("--minify takes no value");
         minify = true;
@@ -93,12 +103,13 @@ export function parseBuildArgs(argv: readonly string[], cwd = process.cwd()): Bu
     minify,
     sourcemap,
     target,
+    ...(tsconfig ? { tsconfig } : {}),
   };
 }
 
 export function buildUsage(): string {
   return [
-    "Usage: webfw build <app.ts> [--outfile FILE] [--minify] [--sourcemap] [--target TARGET]",
+    "Usage: webfw build <app.ts> [--outfile FILE] [--minify] [--sourcemap] [--target TARGET] [--tsconfig FILE]",
     "",
     "Compiles the app, webfw and Bun into one executable (bun build --compile),",
     "including the worker entry and embedded native sources. The executable takes",
@@ -108,6 +119,7 @@ export function buildUsage(): string {
     "  --minify             minify the bundled code",
     "  --sourcemap          embed a source map (readable stack traces)",
     "  --target TARGET      cross-compile, e.g. bun-linux-arm64, bun-linux-x64-musl",
+    "  --tsconfig FILE      read this tsconfig.json instead of the app's (its `paths`)",
   ].join("\n");
 }
 
@@ -162,6 +174,7 @@ export function buildCommand(options: BuildOptions, bun = process.execPath, root
   if (options.minify) command.push("--minify");
   if (options.sourcemap) command.push("--sourcemap");
   if (options.target) command.push("--target", options.target);
+  if (options.tsconfig) command.push("--tsconfig-override", options.tsconfig);
   return command;
 }
 
@@ -186,7 +199,7 @@ export async function buildBinary(options: BuildOptions, root = packageRoot()): 
       return 1;
     }
   }
-  const found = await discoverDirectories(options.entry);
+  const found = await discoverDirectories(options.entry, process.execPath, options.tsconfig);
   if (found.error) {
     process.stderr.write(
       `webfw build: could not list the app's directories (importing it failed); none are embedded:\n${found.error}\n`,
@@ -217,6 +230,7 @@ export async function buildBinary(options: BuildOptions, root = packageRoot()): 
         ...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}),
       },
       define,
+      ...(options.tsconfig ? { tsconfig: options.tsconfig } : {}),
       minify: options.minify,
       sourcemap: options.sourcemap ? "inline" : "none",
       naming: { asset: "[dir]/[name].[ext]" },

@@ -24,16 +24,21 @@ export interface EmbedPlan {
   cleanup(): void;
 }
 
-/** Imports the app with `WEBFW_BUILD_DISCOVER` set and returns the directories it named. */
+/**
+ * Imports the app with `WEBFW_BUILD_DISCOVER` set and returns the directories it named (`tsconfig`:
+ * the one the build reads, so the app imports what the executable will hold).
+ */
 export async function discoverDirectories(
   entry: string,
   bun = process.execPath,
+  tsconfig?: string,
 ): Promise<{ directories: NamedDirectory[]; error: string | null }> {
   const report = join(dirname(entry), `.webfw-discover-${process.pid}.json`);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   env[DISCOVER_ENV] = report;
-  const proc = Bun.spawn([bun, entry], { cwd: dirname(entry), env, stdout: "ignore", stderr: "pipe" });
+  const command = tsconfig ? [bun, "--tsconfig-override", tsconfig, entry] : [bun, entry];
+  const proc = Bun.spawn(command, { cwd: dirname(entry), env, stdout: "ignore", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill(), 30_000);
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);

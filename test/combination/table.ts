@@ -27,9 +27,6 @@ import { expect } from "bun:test";
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { client } from "../../src/client/index.ts";
-import { isCompressibleType } from "../../src/compression/eligible.ts";
-import { RedisStore } from "../../src/entries/rate-limit.ts";
 import {
   AuthenticationHandler,
   BearerGetter,
@@ -43,8 +40,11 @@ import {
   t,
   type Webfw,
   Response as WebfwResponse,
-} from "../../src/index.ts";
-import { MustacheTemplate } from "../../src/templating/index.ts";
+} from "webfw";
+import { client } from "webfw/client";
+import { RedisStore } from "webfw/rate-limit";
+import { MustacheTemplate } from "webfw/templating";
+import { isCompressibleType } from "../../src/compression/eligible.ts";
 import type { OtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { initializeMessage } from "../mcp/helpers/raw-session.ts";
 import { CACHE_ROWS } from "./rows-cache.ts";
