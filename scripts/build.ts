@@ -13,8 +13,10 @@
  *   bun scripts/build.ts --minify none|syntax|all
  */
 import { existsSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { isBuiltin } from "node:module";
+import { join, posix } from "node:path";
 import { parseArgs } from "node:util";
+import { LAZY_CHUNKS_FILE, type LazyChunks, listedCalls } from "../src/launch/lazy-chunks.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -73,6 +75,7 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
   rmSync(join(outdir, "cli"), { recursive: true, force: true });
   rmSync(join(outdir, "chunks"), { recursive: true, force: true });
   rmSync(join(outdir, "native"), { recursive: true, force: true });
+  rmSync(join(outdir, LAZY_CHUNKS_FILE), { force: true });
   const result = await Bun.build({
     entrypoints: await entrypoints(root),
     outdir,
@@ -87,11 +90,61 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
     // Entries keep their place (dist/src/index.js, dist/cli/webfw.js).
     naming: { entry: "[dir]/[name].[ext]", chunk: "chunks/[name]-[hash].[ext]" },
     plugins: [nativeSourcesByPackagePath],
+    // Which output requires which chunk lazily: the list `webfw build` embeds them by.
+    metafile: true,
     throw: false,
   });
   if (!result.success) throw new AggregateError(result.logs, "bun build failed");
+  if (!result.metafile) throw new Error("bun build returned no metafile");
+  const lazy = lazyChunks(result.metafile);
+  await checkLazyChunks(outdir, lazy);
+  await Bun.write(join(outdir, LAZY_CHUNKS_FILE), `${JSON.stringify(lazy, null, 2)}\n`);
   for (const output of result.outputs)
     if (output.kind === "entry-point") await restoreExportedNames(output.path);
+}
+
+/**
+ * The lazily required chunks and packages (src/launch/lazy-chunks.ts): every output's
+ * `require-call` imports of other outputs, as the specifier its code passes to
+ * `import.meta.require`, and the packages its inputs `require()` (external, not Node's built-ins).
+ */
+export function lazyChunks(metafile: Bun.BuildMetafile): LazyChunks {
+  const requires: Record<string, string[]> = {};
+  const packages: Record<string, string[]> = {};
+  const clean = (path: string) => posix.normalize(path.split("\\").join("/")).replace(/^\.\//, "");
+  for (const [outputPath, output] of Object.entries(metafile.outputs)) {
+    const from = clean(outputPath);
+    const specifiers = output.imports
+      .filter((record) => record.kind === "require-call")
+      .map((record) => {
+        const specifier = posix.relative(posix.dirname(from), clean(record.path));
+        return specifier.startsWith(".") ? specifier : `./${specifier}`;
+      });
+    if (specifiers.length > 0) requires[from] = [...new Set(specifiers)].sort();
+    const names = Object.keys(output.inputs).flatMap((input) =>
+      (metafile.inputs[input]?.imports ?? [])
+        .filter((record) => record.kind === "require-call" && record.external === true)
+        .map((record) => record.path)
+        .filter((name) => !name.startsWith(".") && !name.startsWith("/") && !isBuiltin(name)),
+    );
+    if (names.length > 0) packages[from] = [...new Set(names)].sort();
+  }
+  return { requires, packages };
+}
+
+/** Fails the build when an output lacks a listed call (Bun wrote it in another form). */
+async function checkLazyChunks(outdir: string, lazy: LazyChunks): Promise<void> {
+  for (const file of new Set([...Object.keys(lazy.requires), ...Object.keys(lazy.packages)])) {
+    const code = await Bun.file(join(outdir, file)).text();
+    for (const { call, specifier } of listedCalls(lazy, file))
+      if (!code.includes(call))
+        throw new Error(
+          `${file}: the metafile lists a lazy require of ${specifier}, but the code has no ${call}`,
+        );
+    for (const specifier of lazy.requires[file] ?? [])
+      if (!existsSync(join(outdir, posix.dirname(file), specifier)))
+        throw new Error(`${file}: the lazily required ${specifier} was not written`);
+  }
 }
 
 /**

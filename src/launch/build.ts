@@ -2,8 +2,9 @@
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, extname, relative, resolve, sep } from "node:path";
 import { BUILT, frameworkCodeDir, layoutPath, packageRoot } from "../package-layout.ts";
-import { builtPackageRequires, discoverDirectories, mainThreadGuard, planEmbedding } from "./embed.ts";
+import { discoverDirectories, mainThreadGuard, planEmbedding } from "./embed.ts";
 import { FlagError } from "./flags.ts";
+import { builtPackageRequires, type LazyChunks, readLazyChunks } from "./lazy-chunks.ts";
 
 /** A framework module that is loaded by path at run time (not imported), so the bundler cannot find it. */
 export interface ExtraEntrypoint {
@@ -32,6 +33,11 @@ export interface BuildOptions {
   sourcemap: boolean;
   /** A `bun build --target`, e.g. `bun-linux-x64` or `bun-linux-arm64-musl`, to cross-compile. */
   target?: string;
+  /**
+   * The tsconfig.json the build reads in place of the ones it would find (`paths` above all), as
+   * `bun build --tsconfig-override` does; absolute.
+   */
+  tsconfig?: string;
 }
 
 /** Parses the arguments after `build`. Throws `FlagError`. */
@@ -39,6 +45,7 @@ export function parseBuildArgs(argv: readonly string[], cwd = process.cwd()): Bu
   let entry: string | undefined;
   let outfile: string | undefined;
   let target: string | undefined;
+  let tsconfig: string | undefined;
   let minify = false;
   let sourcemap = false;
   for (let i = 0; i < argv.length; i++) {
@@ -67,6 +74,10 @@ export function parseBuildArgs(argv: readonly string[], cwd = process.cwd()): Bu
           throw new FlagError(`--target must look like bun-linux-x64 or bun-darwin-arm64, got "${target}"`);
         }
         break;
+      case "--tsconfig":
+        tsconfig = resolve(cwd, value());
+        if (!existsSync(tsconfig)) throw new FlagError(`--tsconfig: file not found: ${tsconfig}`);
+        break;
       case "--minify":
         if (inline !== undefined) throw new FlagError("--minify takes no value");
         minify = true;
@@ -92,12 +103,13 @@ export function parseBuildArgs(argv: readonly string[], cwd = process.cwd()): Bu
     minify,
     sourcemap,
     target,
+    ...(tsconfig ? { tsconfig } : {}),
   };
 }
 
 export function buildUsage(): string {
   return [
-    "Usage: webfw build <app.ts> [--outfile FILE] [--minify] [--sourcemap] [--target TARGET]",
+    "Usage: webfw build <app.ts> [--outfile FILE] [--minify] [--sourcemap] [--target TARGET] [--tsconfig FILE]",
     "",
     "Compiles the app, webfw and Bun into one executable (bun build --compile),",
     "including the worker entry and embedded native sources. The executable takes",
@@ -107,6 +119,7 @@ export function buildUsage(): string {
     "  --minify             minify the bundled code",
     "  --sourcemap          embed a source map (readable stack traces)",
     "  --target TARGET      cross-compile, e.g. bun-linux-arm64, bun-linux-x64-musl",
+    "  --tsconfig FILE      read this tsconfig.json instead of the app's (its `paths`)",
   ].join("\n");
 }
 
@@ -161,19 +174,32 @@ export function buildCommand(options: BuildOptions, bun = process.execPath, root
   if (options.minify) command.push("--minify");
   if (options.sourcemap) command.push("--sourcemap");
   if (options.target) command.push("--target", options.target);
+  if (options.tsconfig) command.push("--tsconfig-override", options.tsconfig);
   return command;
 }
 
 /**
- * Runs the build: what `buildCommand` describes, through `Bun.build` so that two things the
- * command line cannot do are added (src/launch/embed.ts): the directories the app names are
- * embedded (or reported when they cannot be), and the app's `import.meta.main` is guarded
- * so Worker threads never run its start block. Resolves the exit code.
+ * Runs the build: what `buildCommand` describes, through `Bun.build` so that what the command
+ * line cannot do is added (src/launch/embed.ts): the directories the app names are embedded (or
+ * reported when they cannot be), the app's `import.meta.main` is guarded so Worker threads never
+ * run its start block, and, from the built package, the chunks its build listed as lazily
+ * required are embedded (src/launch/lazy-chunks.ts). Resolves the exit code.
  */
 export async function buildBinary(options: BuildOptions, root = packageRoot()): Promise<number> {
   const extras = existingExtras(root);
   const entrypoints = [options.entry, ...extras.map((e) => e.absolute)];
-  const found = await discoverDirectories(options.entry);
+  // The built package's lazily required chunks, listed by its build (src/launch/lazy-chunks.ts).
+  const distDir = real(frameworkCodeDir());
+  let lazyChunks: LazyChunks | null = null;
+  if (BUILT) {
+    try {
+      lazyChunks = readLazyChunks(distDir);
+    } catch (error) {
+      process.stderr.write(`webfw build: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
+  const found = await discoverDirectories(options.entry, process.execPath, options.tsconfig);
   if (found.error) {
     process.stderr.write(
       `webfw build: could not list the app's directories (importing it failed); none are embedded:\n${found.error}\n`,
@@ -204,12 +230,13 @@ export async function buildBinary(options: BuildOptions, root = packageRoot()): 
         ...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}),
       },
       define,
+      ...(options.tsconfig ? { tsconfig: options.tsconfig } : {}),
       minify: options.minify,
       sourcemap: options.sourcemap ? "inline" : "none",
       naming: { asset: "[dir]/[name].[ext]" },
       plugins: [
         mainThreadGuard(options.entry),
-        ...(BUILT ? [builtPackageRequires(real(frameworkCodeDir()))] : []),
+        ...(lazyChunks ? [builtPackageRequires(distDir, lazyChunks)] : []),
       ],
       throw: false,
     } as Bun.BuildConfig);

@@ -24,16 +24,21 @@ export interface EmbedPlan {
   cleanup(): void;
 }
 
-/** Imports the app with `WEBFW_BUILD_DISCOVER` set and returns the directories it named. */
+/**
+ * Imports the app with `WEBFW_BUILD_DISCOVER` set and returns the directories it named (`tsconfig`:
+ * the one the build reads, so the app imports what the executable will hold).
+ */
 export async function discoverDirectories(
   entry: string,
   bun = process.execPath,
+  tsconfig?: string,
 ): Promise<{ directories: NamedDirectory[]; error: string | null }> {
   const report = join(dirname(entry), `.webfw-discover-${process.pid}.json`);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   env[DISCOVER_ENV] = report;
-  const proc = Bun.spawn([bun, entry], { cwd: dirname(entry), env, stdout: "ignore", stderr: "pipe" });
+  const command = tsconfig ? [bun, "--tsconfig-override", tsconfig, entry] : [bun, entry];
+  const proc = Bun.spawn(command, { cwd: dirname(entry), env, stdout: "ignore", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill(), 30_000);
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
@@ -119,28 +124,6 @@ export function mainThreadGuard(entry: string): Bun.BunPlugin {
         return {
           contents: text.replaceAll("import.meta.main", "(import.meta.main && Bun.isMainThread)"),
           loader,
-        };
-      });
-    },
-  };
-}
-
-/**
- * A Bun plugin for an app that imports the built package (docs/packaging.md): there, a lazy
- * `require()` of webfw's is a chunk loaded by `import.meta.require("./chunk.js")` when the call
- * runs, a call `bun build --compile` does not follow, so the chunk would be missing from the
- * executable. Turned back into `require()`, the bundler embeds it (still evaluated on first call).
- */
-export function builtPackageRequires(codeDir: string): Bun.BunPlugin {
-  const escaped = codeDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return {
-    name: "webfw-built-package-requires",
-    setup(build) {
-      build.onLoad({ filter: new RegExp(`^${escaped}.*\\.js$`) }, async (args) => {
-        const text = await Bun.file(args.path).text();
-        return {
-          contents: text.replace(/import\.meta\.require\((["'])(\.\.?\/[^"']+\.js)\1\)/g, "require($1$2$1)"),
-          loader: "js",
         };
       });
     },

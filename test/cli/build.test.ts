@@ -188,6 +188,20 @@ w.postMessage("hi");
     expect(ran.stdout.toString()).toBe("worker says hi\n");
   }, 60_000);
 
+  test("--tsconfig: the build (and its discovery run) read that file instead of the app's", () => {
+    const options = parseBuildArgs([MINI_APP, "--tsconfig", "tsconfig.json"], REPO);
+    if (options === "help") throw new Error("unexpected help");
+    expect(options.tsconfig).toBe(join(REPO, "tsconfig.json"));
+    expect(buildCommand(options, "bun").slice(-2)).toEqual([
+      "--tsconfig-override",
+      join(REPO, "tsconfig.json"),
+    ]);
+    expect(() => parseBuildArgs([MINI_APP, "--tsconfig", "missing.json"], REPO)).toThrow(
+      "--tsconfig: file not found",
+    );
+    expect(() => parseBuildArgs([MINI_APP, "--tsconfig"], REPO)).toThrow("--tsconfig needs a value");
+  });
+
   test("default outfile is the app name; bad values throw FlagError", () => {
     const options = parseBuildArgs([MINI_APP], "/somewhere");
     expect(options !== "help" && options.outfile).toBe("/somewhere/mini-app");

@@ -1,9 +1,10 @@
 /**
  * The combination suite's app: every row of table.ts on one server, every layer installed.
  * Run as a program (`bun test/combination/app.ts --port N [--workers 2 | --processes 2]`)
- * or compiled (`webfw build test/combination/app.ts`); combination.test.ts does both.
+ * or compiled (`webfw build test/combination/app.ts`); combination.test.ts does both, against the
+ * sources or (COMBINATION_FROM=dist) the built package: the app imports `webfw` by name for that.
  */
-import { Webfw } from "../../src/index.ts";
+import { Webfw } from "webfw";
 import { FEATURES, guard, LAYERS, ROUTE_TIMEOUT_MS } from "./table.ts";
 
 // The request-id and problem-details layers are app options (table.ts); compression too, with no size
@@ -37,6 +38,16 @@ for (const feature of FEATURES) {
     routeOptions: { authRequired: true, offload: true, timeoutMs: ROUTE_TIMEOUT_MS },
   });
 }
+
+// Which webfw this server runs: the sources, or dist/ when the suite runs against the built package
+// (COMBINATION_FROM=dist, docs/testing.md); combination.test.ts checks it.
+app.get("/combination/served-from", () => {
+  try {
+    return import.meta.resolve("webfw");
+  } catch {
+    return "unresolvable (bundled)";
+  }
+});
 
 export default app;
 

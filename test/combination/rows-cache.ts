@@ -9,7 +9,7 @@
  * machines behind the balancer share the entry through Redis (`configureBroadcast`'s store).
  */
 import { expect } from "bun:test";
-import type { Request } from "../../src/index.ts";
+import type { Request } from "webfw";
 import { type Feature, httpExchange } from "./table.ts";
 
 let runs = 0;

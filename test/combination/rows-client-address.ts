@@ -6,7 +6,7 @@
  * processes; TLS + HTTP/2; two machines behind the balancer) and under every layer.
  */
 import { expect } from "bun:test";
-import type { Request } from "../../src/index.ts";
+import type { Request } from "webfw";
 import { type Feature, featurePath, httpExchange } from "./table.ts";
 
 // What the proxy in front of the app reports: a forged entry left of the client it saw.

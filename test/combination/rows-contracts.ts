@@ -5,7 +5,7 @@
  * answer carries only the declared fields.
  */
 import { expect } from "bun:test";
-import { t } from "../../src/index.ts";
+import { t } from "webfw";
 import { type Feature, featurePath, httpExchange } from "./table.ts";
 
 const Account = t.object({ id: t.int(), name: t.str(), tags: t.list(t.str()) });

@@ -3,7 +3,7 @@
  * answer has no body and no content type, behind every layer and in every run mode.
  */
 import { expect } from "bun:test";
-import { redirect } from "../../src/index.ts";
+import { redirect } from "webfw";
 import { type Feature, featurePath, httpExchange } from "./table.ts";
 
 export const DX_ROWS: Feature[] = [

@@ -5,8 +5,8 @@
  */
 import { expect } from "bun:test";
 import { SignJWT } from "jose";
-import { timed } from "../../src/entries/observability.ts";
-import { BasicAuth, JwtAuth, SubRouter } from "../../src/index.ts";
+import { BasicAuth, JwtAuth, SubRouter } from "webfw";
+import { timed } from "webfw/observability";
 import { type CallInit, type Exchange, type Feature, featurePath, httpExchange, TOKEN } from "./table.ts";
 
 const SECRET = "combination-suite-jwt-secret-0123456789";

@@ -7,8 +7,8 @@
  * (the router's CORS pair, or the app's in the CORS layer), whatever layer or run mode is around.
  */
 import { expect } from "bun:test";
-import { RedisStore } from "../../src/entries/rate-limit.ts";
-import { type Request, SubRouter } from "../../src/index.ts";
+import { type Request, SubRouter } from "webfw";
+import { RedisStore } from "webfw/rate-limit";
 import { type Feature, httpExchange } from "./table.ts";
 
 /** An origin only the row's SubRouter allows (the CORS layer allows table.ts's ORIGIN on the app). */

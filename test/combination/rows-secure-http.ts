@@ -4,7 +4,7 @@
  * every run mode. The suite's app has neither option, so the routes turn them on themselves.
  */
 import { expect } from "bun:test";
-import { html } from "../../src/index.ts";
+import { html } from "webfw";
 import { type Feature, featurePath, httpExchange } from "./table.ts";
 
 const NONCE = /script-src 'self' 'nonce-([A-Za-z0-9_-]{22})'/;

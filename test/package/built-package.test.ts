@@ -5,9 +5,10 @@
  * linked from this repository's node_modules (no network). The project's app imports "webfw"
  * (the built dist/, not src/), and is run every way a user runs it: `webfw app.ts`, with
  * `--workers 2` (an offloaded route, so the worker pool finds its built entry), `--processes 2`,
- * `--dev` (route sources recorded: frames inside the built package are not the app's), and a
- * `webfw build` executable (the worker entry embedded from dist/). The Scalar page's asset is
- * found from the built package too.
+ * `--dev` (route sources recorded: frames inside the built package are not the app's), and
+ * `webfw build` executables (the worker entry embedded from dist/; `router: "ffi"`, whose code is a
+ * lazily required chunk, dist/lazy-chunks.json). The Scalar page's asset is found from the built
+ * package too.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
@@ -254,5 +255,20 @@ describe("the packed package", () => {
       const res = await fetch(`${base}/thread`);
       expect(await res.text()).toBe("worker");
     });
+  }, 120_000);
+
+  test('webfw build: router: "ffi" in the executable (a lazily required chunk, and the embedded C source)', async () => {
+    const binary = join(tmp, "ffi-binary");
+    const built = await runCommand([WEBFW, "build", "ffi.ts", "--outfile", binary], {
+      cwd: project,
+      env: userEnv(),
+    });
+    expect(`${built.stdout}${built.stderr}`).toContain("wrote");
+    expect(built.code).toBe(0);
+    // Run from elsewhere: nothing may come from the project's node_modules on disk.
+    const { code, stdout, stderr } = await runCommand([binary], { cwd: tmpdir(), env: userEnv() });
+    expect(stderr).not.toContain("Cannot find module");
+    expect(stdout.trim().split("\n").at(-1)).toBe("id 42");
+    expect(code).toBe(0);
   }, 120_000);
 });
