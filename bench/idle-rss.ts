@@ -7,6 +7,7 @@
  *   bun bench/idle-rss.ts --list          # … and each file
  *   bun bench/idle-rss.ts --from src      # webfw from its sources (default: dist/, the built package,
  *                                         # rebuilt first by scripts/build.ts: what users run)
+ *   bun bench/idle-rss.ts --detail        # also: anonymous / file-backed / private MB and the threads
  *
  * Each round starts the `rss` scenario's server of each variant (bench/servers/raw.ts and webfw.ts,
  * port 0), waits for its ready line and one answer to `GET /`, sleeps, reads VmRSS from
@@ -15,7 +16,14 @@
  * some of Bun's reads) and counts them by folder (`src/<folder>`, `node_modules/<package>`).
  * Builtins (`node:zlib`, …) are not files and do not appear there; `--builtins` prints which
  * `node:`/`bun:` specifiers the loaded modules of src/ import statically.
+ *
+ * `--detail` splits each reading (docs/performance.md, "Issue 32, fourth pass: idle memory"):
+ * `RssAnon` (the heaps, stacks, JIT code) and `RssFile` (pages of the `bun` executable that the
+ * process has run or read, shared with every other `bun` process) from /proc/PID/status, the
+ * private part (`Private_Clean` + `Private_Dirty` of /proc/PID/smaps_rollup: what this process alone
+ * costs the machine) and the names of its threads.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildBundle } from "../scripts/build.ts";
 import { rssKb } from "./lib/system.ts";
@@ -26,6 +34,7 @@ const { values: opts } = parseArgs({
     rounds: { type: "string", default: "5" },
     sleep: { type: "string", default: "300" },
     modules: { type: "boolean", default: false },
+    detail: { type: "boolean", default: false },
     builtins: { type: "boolean", default: false },
     list: { type: "boolean", default: false },
     variants: { type: "string", default: "raw,webfw" },
@@ -76,10 +85,38 @@ async function idleRss(variant: string, sleepMs: number): Promise<number> {
     if (response.status !== 200) throw new Error(`${variant}: GET / answered ${response.status}`);
     await response.text();
     await Bun.sleep(sleepMs);
-    return rssKb(server.pid) ?? Number.NaN;
+    const rss = rssKb(server.pid) ?? Number.NaN;
+    if (opts.detail) details.get(variant)?.push(readDetail(server.pid));
+    return rss;
   } finally {
     await server.stop();
   }
+}
+
+interface Detail {
+  anonKb: number;
+  fileKb: number;
+  privateKb: number;
+  threads: string;
+}
+const details = new Map<string, Detail[]>();
+
+/** The split of one reading (see the header): /proc/PID/status, smaps_rollup and the threads' names. */
+function readDetail(pid: number): Detail {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const field = (text: string, name: string) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? "NaN");
+  const threads = readdirSync(`/proc/${pid}/task`)
+    .map((task) => readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim())
+    .sort()
+    .join(",");
+  return {
+    anonKb: field(status, "RssAnon"),
+    fileKb: field(status, "RssFile"),
+    privateKb: field(rollup, "Private_Clean") + field(rollup, "Private_Dirty"),
+    threads,
+  };
 }
 
 const median = (xs: number[]) => {
@@ -93,6 +130,7 @@ const variants = opts.variants.split(",");
 const rounds = Number(opts.rounds);
 const sleepMs = Number(opts.sleep);
 const samples = new Map<string, number[]>(variants.map((v) => [v, []]));
+for (const variant of variants) details.set(variant, []);
 for (let i = 0; i < rounds; i++) {
   // Alternate the order so neither variant always runs first.
   const order = i % 2 ? [...variants].reverse() : variants;
@@ -104,6 +142,15 @@ for (const [variant, kbs] of samples) {
   console.log(
     `${variant.padEnd(8)} idle RSS median ${mb(m)} MB, min ${mb(Math.min(...kbs))} (${kbs.map(mb).join(", ")})  ratio ${(m / base).toFixed(2)}`,
   );
+}
+
+if (opts.detail) {
+  for (const [variant, list] of details) {
+    const m = (pick: (d: Detail) => number) => mb(median(list.map(pick)));
+    console.log(
+      `${variant.padEnd(8)} anonymous ${m((d) => d.anonKb)} MB, file-backed ${m((d) => d.fileKb)} MB, private ${m((d) => d.privateKb)} MB; threads: ${list[0]?.threads ?? ""}`,
+    );
+  }
 }
 
 if (opts.modules || opts.builtins || opts.list) await listModules();

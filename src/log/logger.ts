@@ -64,18 +64,24 @@ export interface Logger {
 
 const RANK: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARNING: 30, ERROR: 40 };
 
-let stderrWriter: ReturnType<typeof Bun.stderr.writer> | null = null;
+/**
+ * The console's own stderr writer, taken when this module loads so that a test's or an app's later
+ * `console.error = …` (or a spy) neither swallows nor sees the framework's lines.
+ */
+const writeStderrLine = console.error;
 
 /**
  * Writes to stderr: stdout stays free for a program's own output (and `--help`, `--version`).
- * Through Bun's own writer, flushed after every line: `process.stderr` is a Node stream whose
- * first use loads Node's stream machinery (+2.5 MB resident in a server, +5.9 MB over bare `bun`),
- * and the writer is also quicker per line (docs/performance.md, "Idle memory").
+ * Through the console's native writer: synchronous, one line per call (a single string argument is
+ * written as it is, `%` included), so a slow reader of a pipe holds the writer back as Node's
+ * `process.stderr` does on pipes and files. `process.stderr` itself is a Node stream whose first
+ * use loads Node's stream machinery (+2.5 MB resident in a server, +5.9 MB over bare `bun`), and
+ * `Bun.stderr.writer()` with a flush per line (used before) cost the one-route app ~0.5 MB of idle
+ * RSS for its startup line, at the same speed per line (docs/performance.md, "Issue 32, fourth
+ * pass: idle memory").
  */
 export const stderrSink: LogSink = (line) => {
-  stderrWriter ??= Bun.stderr.writer();
-  stderrWriter.write(`${line}\n`);
-  void stderrWriter.flush();
+  writeStderrLine(line);
 };
 
 // A bare value needs no quotes when it has no space, quote, `=` or control character.
