@@ -41,7 +41,8 @@ export class Response {
    * @internal The Web response of a handler's text, made when an after-middleware first reads
    * `headers`: those headers are its own, so what the middleware sets is written where Bun reads
    * it, and `toWeb()` sends it as it is while the status and the body are `webStatus` and
-   * `webBody`, the ones it was made with (docs/performance.md, "Issue 32, fourth pass").
+   * `webBody`, the ones it was made with (docs/performance.md, "Issue 32, fourth pass: the
+   * response side").
    */
   web: globalThis.Response | null = null;
   /** @internal */

@@ -2,8 +2,9 @@
  * Step 3 of a request (docs/architecture.md, "One request"): the compiled dispatcher of one route
  * and method. `compileRoute` composes, once at start, a chain of the steps the route needs, each
  * calling the next directly; the handler's value (or an error's) is converted once, to the route's
- * one response form (src/response/convert.ts). Called by src/serve/native-routes.ts (Bun's table)
- * and src/serve/runtime.ts (everything else).
+ * one response form (src/response/convert.ts). Called by Bun's table (src/serve/native-routes.ts;
+ * a host-blind route on a fixed path through `fixedPathEntry`, from Bun directly) and
+ * src/serve/runtime.ts (everything else).
  */
 import type { Server } from "bun";
 import type { ArgSpec } from "../args/t.ts";

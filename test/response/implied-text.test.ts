@@ -66,7 +66,7 @@ let stop: () => Promise<void>;
 
 beforeAll(async () => {
   app = new Webfw(import.meta.path);
-  app.afterRequest((response, request) => AFTER[new URL(request.url).pathname]?.(response, request));
+  app.afterRequest((response, request) => AFTER[new URL(request.raw.url).pathname]?.(response, request));
   for (const path of Object.keys(AFTER)) {
     if (path === "/pair") app.get(path, () => ["gone", 204]);
     else if (path === "/fails")
@@ -75,7 +75,7 @@ beforeAll(async () => {
       });
     else app.get(path, () => "hello");
   }
-  const server = await app.start({ port: 0, host: "127.0.0.1", accessLog: false, logLevel: "error" });
+  const server = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
   base = String(server.url).replace(/\/$/, "");
   stop = () => server.stop(true);
 });
