@@ -1,3 +1,5 @@
+import { TEXT_PLAIN } from "./media-type.ts";
+
 /**
  * Case-insensitive HTTP headers (spec `Headers`), with the Fetch standard's rules.
  *
@@ -8,7 +10,9 @@
  * Web `Headers` (`raw`) is made on the first need of it and used from then on: `raw` itself,
  * cookies (`Set-Cookie` lines stay separate there), and anything the plain form does not hold
  * as is (an invalid name or value, so that the Web `Headers` throws its own error where it
- * always did; a value it would trim). A request's headers are Bun's own Web `Headers`, shared.
+ * always did; a value it would trim). A request's headers are Bun's own Web `Headers`, shared;
+ * so are the headers of the Web response a handler's text is sent as when an after-middleware reads
+ * them (src/response/response.ts): what the middleware sets is written where Bun reads it.
  */
 export class Headers {
   private native: globalThis.Headers | null;
@@ -17,6 +21,13 @@ export class Headers {
    * made. `Response.toWeb()` writes it into the Web response it makes.
    */
   plain: Record<string, string> | null;
+  /**
+   * @internal No `Content-Type` is stored, but the headers show Bun's own type of a string body,
+   * `text/plain;charset=utf-8`, which Bun writes when it sends the response (src/response/plain-text.ts):
+   * the headers of a handler's text with after-middlewares (docs/responses.md, "Return values").
+   * Writing the type, or removing it, ends it; `raw` and the readers of every header write it.
+   */
+  impliedText = false;
 
   constructor(init?: Record<string, string> | globalThis.Headers | Headers | [string, string][]) {
     this.native = null;
@@ -25,6 +36,7 @@ export class Headers {
       // A copy: the two objects change apart (the spread copies the plain form's own names only).
       if (init.plain !== null) this.plain = { ...init.plain };
       else this.native = new globalThis.Headers(init.native as globalThis.Headers);
+      this.impliedText = init.impliedText;
     } else if (init instanceof globalThis.Headers) this.native = init;
     else if (init === undefined) this.plain = {};
     else if (Array.isArray(init)) this.native = new globalThis.Headers(init);
@@ -35,8 +47,109 @@ export class Headers {
     }
   }
 
-  /** The Web headers underneath: shared, not copied, when wrapping a request; made on first use for a response's. */
+  /**
+   * The Web headers underneath: shared, not copied, when wrapping a request or the Web response a
+   * webfw `Response` sends; made on first use for the others. They hold every header, the implied
+   * text type too.
+   */
   get raw(): globalThis.Headers {
+    if (this.impliedText) this.writeImpliedText();
+    return this.web();
+  }
+
+  get(name: string): string | null;
+  get(name: string, defaultValue: string): string;
+  get(name: string, defaultValue: string | null = null): string | null {
+    const plain = this.plain;
+    if (plain === null) {
+      const value = (this.native as globalThis.Headers).get(name);
+      if (value !== null) return value;
+      return this.impliedText && isContentType(name) ? TEXT_PLAIN : defaultValue;
+    }
+    // Only own values are strings: what the prototype has under a name (`constructor`) is not.
+    const value = plain[name.toLowerCase()];
+    if (typeof value === "string") return value;
+    if (this.impliedText && isContentType(name)) return TEXT_PLAIN;
+    // An invalid name throws, as the Web `Headers` does.
+    if (!isToken(name)) this.web().get(name);
+    return defaultValue;
+  }
+
+  /** Replaces every value of the header. */
+  set(name: string, value: string): void {
+    if (this.impliedText && isContentType(name)) this.impliedText = false;
+    const plain = this.plain;
+    if (plain === null) {
+      (this.native as globalThis.Headers).set(name, value);
+      return;
+    }
+    const lower = name.toLowerCase();
+    if (isPlainName(name, lower) && isPlainValue(value)) plain[lower] = value;
+    else this.web().set(name, value);
+  }
+
+  /** Adds a value, keeping the existing ones (`Set-Cookie` stays separate lines). */
+  append(name: string, value: string): void {
+    if (this.impliedText && isContentType(name)) this.writeImpliedText();
+    const plain = this.plain;
+    if (plain === null) {
+      (this.native as globalThis.Headers).append(name, value);
+      return;
+    }
+    const lower = name.toLowerCase();
+    if (isPlainName(name, lower) && isPlainValue(value)) plain[lower] = combined(plain[lower], value);
+    else this.web().append(name, value);
+  }
+
+  has(name: string): boolean {
+    const plain = this.plain;
+    const stored =
+      plain === null || !isToken(name) ? this.web().has(name) : typeof plain[name.toLowerCase()] === "string";
+    return stored || (this.impliedText && isContentType(name));
+  }
+
+  delete(name: string): void {
+    if (this.impliedText && isContentType(name)) this.impliedText = false;
+    const plain = this.plain;
+    if (plain === null || !isToken(name)) this.web().delete(name);
+    else if (Object.hasOwn(plain, name.toLowerCase())) delete plain[name.toLowerCase()];
+  }
+
+  getAll(name: string): string[] {
+    if (name.toLowerCase() === "set-cookie") return this.plain === null ? this.web().getSetCookie() : [];
+    const value = this.get(name);
+    return value === null ? [] : [value];
+  }
+
+  /** Lower-cased names, sorted (the Fetch standard's order). */
+  keys(): string[] {
+    if (this.impliedText) this.writeImpliedText();
+    const plain = this.plain;
+    return plain === null ? [...this.web().keys()] : Object.keys(plain).sort();
+  }
+
+  /** Lower-cased names to values (repeated headers joined with `, ` as the Fetch standard does). */
+  toDict(): Record<string, string> {
+    if (this.impliedText) this.writeImpliedText();
+    const plain = this.plain;
+    if (plain === null) return Object.fromEntries(this.web().entries());
+    const dict: Record<string, string> = {};
+    for (const name of Object.keys(plain).sort()) dict[name] = plain[name] as string;
+    return dict;
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    if (this.impliedText) this.writeImpliedText();
+    const plain = this.plain;
+    if (plain === null) return this.web().entries();
+    return Object.keys(plain)
+      .sort()
+      .map((name): [string, string] => [name, plain[name] as string])
+      [Symbol.iterator]();
+  }
+
+  /** The Web headers, made from the plain form on the first need of them (the implied type left as it is). */
+  private web(): globalThis.Headers {
     if (this.native === null) {
       this.native = new globalThis.Headers(this.plain ?? undefined);
       this.plain = null;
@@ -44,77 +157,17 @@ export class Headers {
     return this.native;
   }
 
-  get(name: string): string | null;
-  get(name: string, defaultValue: string): string;
-  get(name: string, defaultValue: string | null = null): string | null {
-    const plain = this.plain;
-    if (plain === null) return this.raw.get(name) ?? defaultValue;
-    // Only own values are strings: what the prototype has under a name (`constructor`) is not.
-    const value = plain[name.toLowerCase()];
-    if (typeof value === "string") return value;
-    // An invalid name throws, as the Web `Headers` does.
-    if (!isToken(name)) this.raw.get(name);
-    return defaultValue;
+  /** The implied text type, written as a header: for the readers of every header and of `raw`. */
+  private writeImpliedText(): void {
+    this.impliedText = false;
+    if (this.plain !== null) this.plain["content-type"] = TEXT_PLAIN;
+    else (this.native as globalThis.Headers).set("content-type", TEXT_PLAIN);
   }
+}
 
-  /** Replaces every value of the header. */
-  set(name: string, value: string): void {
-    const plain = this.plain;
-    const lower = name.toLowerCase();
-    if (plain !== null && isPlainName(name, lower) && isPlainValue(value)) plain[lower] = value;
-    else this.raw.set(name, value);
-  }
-
-  /** Adds a value, keeping the existing ones (`Set-Cookie` stays separate lines). */
-  append(name: string, value: string): void {
-    const plain = this.plain;
-    const lower = name.toLowerCase();
-    if (plain !== null && isPlainName(name, lower) && isPlainValue(value)) {
-      plain[lower] = combined(plain[lower], value);
-    } else this.raw.append(name, value);
-  }
-
-  has(name: string): boolean {
-    const plain = this.plain;
-    if (plain === null || !isToken(name)) return this.raw.has(name);
-    return typeof plain[name.toLowerCase()] === "string";
-  }
-
-  delete(name: string): void {
-    const plain = this.plain;
-    if (plain === null || !isToken(name)) this.raw.delete(name);
-    else if (Object.hasOwn(plain, name.toLowerCase())) delete plain[name.toLowerCase()];
-  }
-
-  getAll(name: string): string[] {
-    if (name.toLowerCase() === "set-cookie") return this.plain === null ? this.raw.getSetCookie() : [];
-    const value = this.get(name);
-    return value === null ? [] : [value];
-  }
-
-  /** Lower-cased names, sorted (the Fetch standard's order). */
-  keys(): string[] {
-    const plain = this.plain;
-    return plain === null ? [...this.raw.keys()] : Object.keys(plain).sort();
-  }
-
-  /** Lower-cased names to values (repeated headers joined with `, ` as the Fetch standard does). */
-  toDict(): Record<string, string> {
-    const plain = this.plain;
-    if (plain === null) return Object.fromEntries(this.raw.entries());
-    const dict: Record<string, string> = {};
-    for (const name of Object.keys(plain).sort()) dict[name] = plain[name] as string;
-    return dict;
-  }
-
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    const plain = this.plain;
-    if (plain === null) return this.raw.entries();
-    return Object.keys(plain)
-      .sort()
-      .map((name): [string, string] => [name, plain[name] as string])
-      [Symbol.iterator]();
-  }
+/** Whether `name` is `Content-Type`, in any case. */
+function isContentType(name: string): boolean {
+  return name.length === 12 && name.toLowerCase() === "content-type";
 }
 
 /** `tchar` of RFC 9110 §5.6.2, by character code. */
@@ -175,11 +228,8 @@ function combined(existing: string | undefined, value: string): string {
   return typeof existing === "string" ? `${existing}, ${value}` : value;
 }
 
-/**
- * The mark of a header object checked once to be in the plain form (`plainHeaders`). Exported so
- * that a `Response` reads it as a property, without a call into this file on every answer.
- */
-export const PLAIN_FORM: unique symbol = Symbol("webfw.plainHeaders");
+/** The mark of a header object checked once to be in the plain form (`plainHeaders`). */
+const PLAIN_FORM: unique symbol = Symbol("webfw.plainHeaders");
 
 /**
  * A header object checked once, now, to be in the plain form (lower-cased valid names, plain

@@ -5,7 +5,7 @@ import { Renderable } from "./bodies.ts";
 import { isClientData } from "./client-data.ts";
 import { copyResponse } from "./copy-response.ts";
 import { plainTextResponse } from "./plain-text.ts";
-import { BINARY_HEADERS, JSON_HEADERS, Response, TEXT_HEADERS } from "./response.ts";
+import { BINARY_HEADERS, JSON_HEADERS, Response, textAnswer } from "./response.ts";
 import { streamedResponse } from "./streamed.ts";
 
 type WebResponse = globalThis.Response;
@@ -44,7 +44,7 @@ export function toWebResponse(
  */
 export function toWebfwResponse(value: unknown, request: globalThis.Request): Response | Promise<Response> {
   // Text first, ahead of the list, as in `toWebResponse`.
-  if (typeof value === "string") return new Response(200, TEXT_HEADERS, value);
+  if (typeof value === "string") return textAnswer(value);
   return convert(value, request, true) as Response | Promise<Response>;
 }
 
@@ -59,8 +59,7 @@ function convert(
   request: globalThis.Request,
   webfw: boolean,
 ): WebResponse | Response | Promise<WebResponse | Response> {
-  if (typeof value === "string")
-    return webfw ? new Response(200, TEXT_HEADERS, value) : plainTextResponse(value);
+  if (typeof value === "string") return webfw ? textAnswer(value) : plainTextResponse(value);
   if (value === undefined || value === null)
     return webfw ? new Response(204) : new globalThis.Response(null, { status: 204 });
   if (typeof value !== "object") return webfw ? jsonWebfw(value, 200) : jsonResponse(value, 200);

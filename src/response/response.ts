@@ -1,8 +1,8 @@
 import { type CookieOptions, serializeCookie } from "../http/cookies.ts";
-import { Headers, PLAIN_FORM, plainHeaders } from "../http/headers.ts";
-import { BINARY, JSON_UTF8, TEXT_PLAIN } from "../http/media-type.ts";
-import { contentTypeOf, PLAIN_TEXT } from "./plain-text.ts";
-import { markStreamed } from "./streamed.ts";
+import { Headers, isPlainHeaders, plainHeaders } from "../http/headers.ts";
+import { BINARY, JSON_UTF8 } from "../http/media-type.ts";
+import { contentTypeOf, markImpliedText } from "./plain-text.ts";
+import { isNoBodyStatus, webResponseOf } from "./web-response.ts";
 
 const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
 
@@ -16,49 +16,65 @@ export class Response {
   description: string | Uint8Array;
   /** A body that is not held in memory (a file, a stream); used when set, instead of `description`. */
   stream: ReadableStream<Uint8Array> | Blob | null = null;
-  private headersValue: Headers | null;
+  /** @internal The `Headers`, once something read `headers` (src/response/web-response.ts reads it). */
+  headersValue: Headers | null;
   /**
-   * The handler's own header object, until something reads `headers`: a response returned straight
-   * to the client then gets its Web headers built once, by Bun, from this object (`toWeb`), instead
-   * of a Headers object here and a copy of it there (two native objects, ~40 % of the JavaScript
-   * time of the params benchmark).
+   * @internal The handler's own header object, until something reads `headers`: a response
+   * returned straight to the client then gets its Web headers written once from this object
+   * (src/response/web-response.ts), instead of a Headers object here and a copy of it there (two
+   * native objects, ~40 % of the JavaScript time of the params benchmark).
    */
-  private headersInit: Readonly<Record<string, string>> | null;
+  headersInit: Readonly<Record<string, string>> | null;
   /**
-   * No body at all (not an empty text): a `redirect()`, or a Web response with a null body wrapped
-   * for after-middlewares (a Worker's redirect). Sent without a body or a `Content-Type` while
-   * `description` and `stream` stay empty.
+   * @internal No body at all (not an empty text): a `redirect()`, or a Web response with a null
+   * body wrapped for after-middlewares (a Worker's redirect). Sent without a body or a
+   * `Content-Type` while `description` and `stream` stay empty.
    */
-  protected bodyAbsent = false;
+  bodyAbsent = false;
+  /**
+   * @internal A handler's text (`textAnswer`): no `Content-Type` is stored, the headers show Bun's
+   * own type of a string body, which Bun writes when it sends it (src/response/plain-text.ts).
+   * Handed to the `Headers` when they are made, which carry it from then on.
+   */
+  impliedText = false;
+  /**
+   * @internal The Web response of a handler's text, made when an after-middleware first reads
+   * `headers`: those headers are its own, so what the middleware sets is written where Bun reads
+   * it, and `toWeb()` sends it as it is while the status and the body are `webStatus` and
+   * `webBody`, the ones it was made with (docs/performance.md, "Issue 32, fourth pass: the
+   * response side").
+   */
+  web: globalThis.Response | null = null;
+  /** @internal */
+  webStatus = 0;
+  /** @internal */
+  webBody: string | Uint8Array = "";
 
   constructor(
     statusCode = 200,
-    headers: Headers | Record<string, string> | globalThis.Headers = {},
+    headers?: Headers | Record<string, string> | globalThis.Headers,
     description: string | Uint8Array = "",
   ) {
     this.statusCode = statusCode;
-    if ((headers as { [PLAIN_FORM]?: true })[PLAIN_FORM] === true) {
+    this.description = description;
+    this.headersValue = null;
+    this.headersInit = null;
+    if (headers === undefined) return;
+    if (isPlainHeaders(headers)) {
       // Checked once when it was made (src/http/headers.ts, `plainHeaders`): the framework's own.
-      this.headersValue = null;
-      this.headersInit = headers as Readonly<Record<string, string>>;
-    } else if (headers instanceof Headers) {
-      this.headersValue = headers;
-      this.headersInit = null;
-    } else if (headers instanceof globalThis.Headers) {
-      this.headersValue = new Headers(headers);
-      this.headersInit = null;
-    } else {
+      this.headersInit = headers;
+    } else if (headers instanceof Headers) this.headersValue = headers;
+    else if (headers instanceof globalThis.Headers) this.headersValue = new Headers(headers);
+    else {
       checkHeaderObject(headers);
-      this.headersValue = null;
       this.headersInit = headers;
     }
-    this.description = description;
   }
 
   /** The response headers (case-insensitive). */
   get headers(): Headers {
     if (this.headersValue === null) {
-      this.headersValue = new Headers(this.headersInit ?? {});
+      this.headersValue = this.impliedText ? this.textHeaders() : new Headers(this.headersInit ?? undefined);
       this.headersInit = null;
     }
     return this.headersValue;
@@ -66,6 +82,27 @@ export class Response {
   set headers(value: Headers) {
     this.headersValue = value;
     this.headersInit = null;
+    // The Web response made for the old headers does not carry these.
+    this.web = null;
+  }
+
+  /**
+   * The headers of a handler's text: those of the Web response it is sent as, made now (see
+   * `web`), when it has a body to send; else an empty `Headers`. Both show the implied type.
+   */
+  private textHeaders(): Headers {
+    const status = this.statusCode;
+    const text = this.description;
+    let headers: Headers;
+    if (typeof text === "string" && this.stream === null && !isNoBodyStatus(status)) {
+      const web = status === 200 ? new globalThis.Response(text) : new globalThis.Response(text, { status });
+      this.web = markImpliedText(web);
+      this.webStatus = status;
+      this.webBody = text;
+      headers = new Headers(web.headers);
+    } else headers = new Headers();
+    headers.impliedText = true;
+    return headers;
   }
 
   /** Adds a `Set-Cookie` header; several cookies give several headers. */
@@ -89,66 +126,9 @@ export class Response {
     return this.setCookie(key, "", { ...options, maxAge: 0, expires: new Date(0) });
   }
 
-  /** The Web response Bun sends. */
+  /** The Web response Bun sends (src/response/web-response.ts). */
   toWeb(): globalThis.Response {
-    const noBody =
-      this.statusCode === 204 ||
-      this.statusCode === 304 ||
-      this.statusCode < 200 ||
-      (this.bodyAbsent && this.description === "" && this.stream === null);
-    // The handler's header object, or the plain form of `headers` (src/http/headers.ts), written
-    // into the Web response's own headers one by one: Bun's conversion of a header object in the
-    // response init costs more than the response itself (docs/performance.md, "The middleware
-    // path"). After `raw` or a cookie, the Web headers themselves.
-    const init = this.headersInit ?? (this.headersValue as Headers).plain;
-    if (init !== null) return this.webWith(init, noBody);
-    const headers = this.headers.raw;
-    if (!headers.has("content-type") && !noBody && this.stream === null) {
-      headers.set("content-type", typeof this.description === "string" ? TEXT_PLAIN : BINARY);
-    }
-    const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
-    return this.streamedIf(new globalThis.Response(body, { status: this.statusCode, headers }), noBody);
-  }
-
-  /**
-   * The Web response with the headers of a header object. Each is appended, as the response init
-   * would (a name given twice in two spellings joins its values), but the type, which is set. A
-   * string body without a type, or with Bun's own (`text/plain;charset=utf-8`), gets Bun's default,
-   * implied and marked rather than written (src/response/plain-text.ts).
-   */
-  private webWith(init: Readonly<Record<string, string>>, noBody: boolean): globalThis.Response {
-    const body = noBody ? null : ((this.stream ?? this.description) as BodyInit);
-    const web =
-      this.statusCode === 200
-        ? new globalThis.Response(body)
-        : new globalThis.Response(body, { status: this.statusCode });
-    let typed = noBody || this.stream !== null;
-    let implied = false;
-    for (const name in init) {
-      const value = init[name] as string;
-      if (name.length === 12 && name.toLowerCase() === "content-type") {
-        // Bun's own type of a string body is left to Bun, as for a handler's string: writing it
-        // cost as much as the rest of the headers of a middleware's answer (docs/performance.md,
-        // "Issue 32, third pass").
-        if (!typed && value === TEXT_PLAIN && typeof body === "string") implied = true;
-        else web.headers.set(name, value);
-        typed = true;
-      } else web.headers.append(name, value);
-    }
-    if (implied || !typed) {
-      if (typeof body === "string") {
-        // The implied-text mark (src/response/plain-text.ts), set here as its property.
-        (web as { [PLAIN_TEXT]?: true })[PLAIN_TEXT] = true;
-        return web;
-      }
-      web.headers.set("content-type", BINARY);
-    }
-    return this.streamedIf(web, noBody);
-  }
-
-  /** Marks a Web response that carries this response's stream (src/response/streamed.ts). */
-  private streamedIf(web: globalThis.Response, noBody: boolean): globalThis.Response {
-    return this.stream !== null && !noBody ? markStreamed(web) : web;
+    return webResponseOf(this);
   }
 
   /**
@@ -180,10 +160,20 @@ export class Response {
 }
 
 /**
- * The header objects of the answers webfw makes from a handler's value (src/response/convert.ts):
- * checked and marked once at load (`plainHeaders`), so that no response made with them checks again.
+ * A handler's text as the webfw `Response` its after-middlewares change (src/response/convert.ts):
+ * no stored type, Bun's own implied (`impliedText`).
  */
-export const TEXT_HEADERS = plainHeaders({ "content-type": TEXT_PLAIN });
+export function textAnswer(text: string): Response {
+  const response = new Response(200, undefined, text);
+  response.impliedText = true;
+  return response;
+}
+
+/**
+ * The header objects of the other answers webfw makes from a handler's value
+ * (src/response/convert.ts): checked and marked once at load (`plainHeaders`), so that no
+ * response made with them checks again.
+ */
 export const JSON_HEADERS = plainHeaders({ "content-type": JSON_UTF8 });
 export const BINARY_HEADERS = plainHeaders({ "content-type": BINARY });
 

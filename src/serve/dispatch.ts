@@ -2,8 +2,9 @@
  * Step 3 of a request (docs/architecture.md, "One request"): the compiled dispatcher of one route
  * and method. `compileRoute` composes, once at start, a chain of the steps the route needs, each
  * calling the next directly; the handler's value (or an error's) is converted once, to the route's
- * one response form (src/response/convert.ts). Called by src/serve/native-routes.ts (Bun's table)
- * and src/serve/runtime.ts (everything else).
+ * one response form (src/response/convert.ts). Called by Bun's table (src/serve/native-routes.ts;
+ * a host-blind route on a fixed path through `fixedPathEntry`, from Bun directly) and
+ * src/serve/runtime.ts (everything else).
  */
 import type { Server } from "bun";
 import type { ArgSpec } from "../args/t.ts";
@@ -12,8 +13,8 @@ import { tasksAfter } from "../background/after-response.ts";
 import type { FormLimits } from "../body/forms.ts";
 import { type BodyLimits, readUnreadBody } from "../body/read-body.ts";
 import { Request } from "../http/request.ts";
-import type { DispatchContext } from "../http/request-context.ts";
-import { matchPath } from "../http/request-target.ts";
+import { DispatchContext } from "../http/request-context.ts";
+import { hostHeaderProblem, matchPath, urlTargetProblem } from "../http/request-target.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { markClientData } from "../response/client-data.ts";
 import { toWebfwResponse, toWebResponse } from "../response/convert.ts";
@@ -21,6 +22,7 @@ import { copyResponse } from "../response/copy-response.ts";
 import type { ErrorFormat, ErrorLogger } from "../response/error-response.ts";
 import { HttpError } from "../response/errors.ts";
 import { Response } from "../response/response.ts";
+import { webResponseOf } from "../response/web-response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
 import { errorAnswer } from "./error-answer.ts";
@@ -41,6 +43,25 @@ export type Dispatcher = (
 ) => WebResponse | Promise<WebResponse>;
 
 export type { DispatchContext } from "../http/request-context.ts";
+
+/** What a host-blind route on a fixed path leaves to its handler's first look: all of the check. */
+const WHOLE_CHECK_PENDING = Object.freeze(
+  new DispatchContext(Object.freeze({ host: hostHeaderProblem, target: urlTargetProblem }), true),
+);
+
+/**
+ * What Bun's table calls for a host-blind route on a fixed path (src/serve/native-routes.ts): Bun
+ * matched the target exactly and there are no params, so nothing is read before the dispatcher
+ * (`req.url` alone is an eighth of a bare `GET /`); the whole request-target check is left to the
+ * first look at the URL or the headers (src/serve/host-blind.ts, docs/security.md "Request
+ * target"). Made here so that a request enters this file straight from Bun
+ * (docs/architecture.md, "The files a request crosses").
+ */
+export function fixedPathEntry(
+  dispatcher: Dispatcher,
+): (raw: globalThis.Request, server: Server<unknown>) => WebResponse | Promise<WebResponse> {
+  return (raw, server) => dispatcher(raw, server, {}, WHOLE_CHECK_PENDING);
+}
 
 /** Application-wide settings every dispatcher reads. */
 export interface PipelineConfig {
@@ -366,7 +387,7 @@ function beforeStep(
         return fail(error, result);
       }
     }
-    if (result instanceof Response) return early(result.toWeb(), request);
+    if (result instanceof Response) return early(webResponseOf(result), request);
     if (result instanceof globalThis.Response) return early(result, request);
     throw new TypeError("a before-request middleware must return a Request, a Response or nothing");
   };
@@ -391,12 +412,13 @@ function carryPendingCheck(from: Request, to: Request): void {
 }
 
 /**
- * The after-middlewares, in order, on the webfw `Response`, then `.toWeb()` once and `end`.
+ * The after-middlewares, in order, on the webfw `Response`, then its Web response once
+ * (`webResponseOf`, what `.toWeb()` does) and `end`.
  * Nothing or the same kind of value continues at once; a Web response is taken as given (not
  * read, so it may stream).
  */
 function afterChain(after: AfterMiddleware[], end: Sink<WebResponse>, fail: Failure): Sink<Response> {
-  let chain: Sink<Response> = (response, request) => end(response.toWeb(), request);
+  let chain: Sink<Response> = (response, request) => end(webResponseOf(response), request);
   for (let i = after.length - 1; i >= 0; i--) chain = afterStep(after[i] as AfterMiddleware, chain, fail);
   return chain;
 }

@@ -1,22 +1,19 @@
 /**
  * The first stop of a request on the `bun` engine: Bun's native route table.
  * Each entry is either a const route's static response (Bun answers without
- * any JavaScript) or a small function that reads the path params and calls
- * the route's compiled dispatcher (src/serve/dispatch.ts). Requests Bun's
- * table cannot answer safely go to the generic path (src/serve/runtime.ts).
+ * any JavaScript), a small function that checks the target, reads the path params and calls
+ * the route's compiled dispatcher, or, for a host-blind route on a fixed path, the dispatcher's
+ * own entry (src/serve/dispatch.ts, `fixedPathEntry`): nothing to check or read first, so Bun
+ * calls into the dispatcher's file directly. Requests Bun's table cannot answer safely go to the
+ * generic path (src/serve/runtime.ts).
  */
 import type { Server } from "bun";
 import { DispatchContext } from "../http/request-context.ts";
-import {
-  hostHeaderProblem,
-  hrefRequestProblem,
-  urlProblemOf,
-  urlTargetProblem,
-} from "../http/request-target.ts";
+import { hostHeaderProblem, hrefRequestProblem, urlProblemOf } from "../http/request-target.ts";
 import { bunRouteTable, nativeParamReader, type PatternFor } from "../match/bun-routes.ts";
 import { withVisibleContentType } from "../response/plain-text.ts";
 import { patternParams } from "../router/route.ts";
-import type { Dispatcher, Params } from "./dispatch.ts";
+import { type Dispatcher, fixedPathEntry, type Params } from "./dispatch.ts";
 import { isHostBlind } from "./host-blind.ts";
 import { decodeParams, type RouteTable } from "./runtime.ts";
 
@@ -138,16 +135,12 @@ function nativeHandler(
   if (!isHostBlind(dispatcher)) {
     return (req, server) => dispatchNative(dispatcher, req, server, hrefRequestProblem, readParams, slowPath);
   }
-  if (patternParams(pattern).length === 0)
-    return (req, server) => dispatcher(req, server, {}, WHOLE_CHECK_PENDING);
+  // The dispatcher's own entry (src/serve/dispatch.ts): Bun calls into that file directly.
+  if (patternParams(pattern).length === 0) return fixedPathEntry(dispatcher);
   return (req, server) =>
     dispatchNative(dispatcher, req, server, urlProblemOf, readParams, slowPath, HOST_LINES_PENDING);
 }
 
-/** What a host-blind route on a fixed path leaves to its handler's first look: all of the check. */
-const WHOLE_CHECK_PENDING = Object.freeze(
-  new DispatchContext(Object.freeze({ host: hostHeaderProblem, target: urlTargetProblem }), true),
-);
 /** What a host-blind route with params leaves: the second Host line the URL cannot show. */
 const HOST_LINES_PENDING = Object.freeze(
   new DispatchContext(Object.freeze({ host: hostHeaderProblem, target: null }), true),
