@@ -141,6 +141,7 @@ export class Request<
   get uploadTicket(): UploadTicket | null {
     return this.extras?.uploadTicket ?? null;
   }
+  /** @internal */
   set uploadTicket(value: UploadTicket | null) {
     if (value !== null || this.extras !== null) this.own().uploadTicket = value;
   }
