@@ -16,6 +16,7 @@ import { Headers } from "./headers.ts";
 import { parseJson } from "./json.ts";
 import { QueryParams } from "./query-params.ts";
 import { contextOf, type DispatchContext, type TargetCheck } from "./request-context.ts";
+import { RequestExtras } from "./request-extras.ts";
 import { assignRequestId, requestIdOf } from "./request-id.ts";
 import { requestServices } from "./request-services.ts";
 import { Url } from "./url.ts";
@@ -53,43 +54,36 @@ export class Request<
 > {
   /** The Web request underneath (Bun's). */
   readonly raw: globalThis.Request;
-  method: string;
   pathParams: P;
-  /** Set by authentication; `null` when not authenticated. Typed by the app's `claims` (`AppTypes`). */
-  identity: Identity<ClaimsOf<T>> | null = null;
-  /** The body validated by the route's `body` option. */
-  parsedBody: B = undefined as B;
   /** `injectGlobal` values; typed by the app's `global` (`AppTypes`). */
   globalDependencies: GlobalDepsOf<T>;
   /** `inject` values of the route's routers; typed by the app's `router` (`AppTypes`). */
   routerDependencies: RouterDepsOf<T>;
-  /** The signed-cookie session; `null` unless `app.sessions()` was called. */
-  session: Session | null = null;
 
   /** @internal */ server: Server<unknown> | null;
-  /** @internal */ bodyBytes: Uint8Array = EMPTY;
-  /** @internal The app's form limits, set by the dispatcher for routes with a body; `null`: the defaults. */
-  formLimits: FormLimits | null = null;
-  private parsedForm: ParsedForm | null = null;
-  private cachedUrl: Url | null = null;
-  private cachedQuery: QueryParams | null = null;
-  private cachedHeaders: Headers | null = null;
-  private cachedCookies: Record<string, string> | null = null;
-  private cachedBody: string | Uint8Array | null = null;
-  private cachedIp: string | null | undefined = undefined;
-  // Created on first use: most requests never touch them, and every allocation counts on the hot path.
-  private argsValue: A | null = null;
-  private stateValue: Record<string, unknown> | null = null;
-  private idValue: string | null = null;
   /** @internal The request's context (src/http/request-context.ts): features keep their per-request data there. */
   context: DispatchContext | null = null;
   /** @internal What of the request-target check is still to run (src/serve/host-blind.ts). */
   pendingHost: TargetCheck | null = null;
   /** @internal */ pendingTarget: TargetCheck | null = null;
-  /** @internal Tasks left by `background()`, started by the dispatcher after the response (src/background/). */
+  /** @internal */ bodyBytes: Uint8Array = EMPTY;
+  /** @internal The app's form limits, set by the dispatcher for routes with a body; `null`: the defaults. */
+  formLimits: FormLimits | null = null;
+  private cachedUrl: Url | null = null;
+  private cachedQuery: QueryParams | null = null;
+  private cachedHeaders: Headers | null = null;
+  private cachedBody: string | Uint8Array | null = null;
+  /**
+   * @internal Tasks left by `background()`, started by the dispatcher after the response
+   * (src/background/). A field of its own: the dispatcher reads it on every request.
+   */
   backgroundTasks: BackgroundTask[] | null = null;
-  /** @internal This upload's share of the app's upload bounds, on `{ body: "stream" }` routes (src/uploads/admit.ts). */
-  uploadTicket: UploadTicket | null = null;
+  /**
+   * What only some requests use (src/http/request-extras.ts), made on first need: the fields above
+   * are the ones every request's constructor stores (docs/performance.md, "Issue 32, fourth pass:
+   * the request side").
+   */
+  private extras: RequestExtras | null = null;
 
   constructor(
     raw: globalThis.Request,
@@ -99,20 +93,67 @@ export class Request<
     routerDependencies: Record<string, unknown> = {},
   ) {
     this.raw = raw;
-    this.method = raw.method;
     this.pathParams = pathParams;
     this.server = server;
     this.globalDependencies = globalDependencies as GlobalDepsOf<T>;
     this.routerDependencies = routerDependencies as RouterDepsOf<T>;
   }
 
+  /** The request's extras, made on the first write. */
+  private own(): RequestExtras {
+    this.extras ??= new RequestExtras();
+    return this.extras;
+  }
+
+  /** The request method; Bun's request's own unless set here. */
+  get method(): string {
+    return this.extras?.method ?? this.raw.method;
+  }
+  set method(value: string) {
+    this.own().method = value;
+  }
+
+  /** Set by authentication; `null` when not authenticated. Typed by the app's `claims` (`AppTypes`). */
+  get identity(): Identity<ClaimsOf<T>> | null {
+    return (this.extras?.identity ?? null) as Identity<ClaimsOf<T>> | null;
+  }
+  set identity(value: Identity<ClaimsOf<T>> | null) {
+    if (value !== null || this.extras !== null) this.own().identity = value as Identity<object> | null;
+  }
+
+  /** The body validated by the route's `body` option. */
+  get parsedBody(): B {
+    return this.extras?.parsedBody as B;
+  }
+  set parsedBody(value: B) {
+    if (value !== undefined || this.extras !== null) this.own().parsedBody = value;
+  }
+
+  /** The signed-cookie session; `null` unless `app.sessions()` was called. */
+  get session(): Session | null {
+    return this.extras?.session ?? null;
+  }
+  set session(value: Session | null) {
+    if (value !== null || this.extras !== null) this.own().session = value;
+  }
+
+  /** @internal This upload's share of the app's upload bounds, on `{ body: "stream" }` routes (src/uploads/admit.ts). */
+  get uploadTicket(): UploadTicket | null {
+    return this.extras?.uploadTicket ?? null;
+  }
+  /** @internal */
+  set uploadTicket(value: UploadTicket | null) {
+    if (value !== null || this.extras !== null) this.own().uploadTicket = value;
+  }
+
   /** Typed arguments of the route's `args` option. */
   get args(): A {
-    this.argsValue ??= {} as A;
-    return this.argsValue;
+    const extras = this.own();
+    extras.args ??= {};
+    return extras.args as A;
   }
   set args(value: A) {
-    this.argsValue = value;
+    this.own().args = value;
   }
 
   /**
@@ -121,11 +162,12 @@ export class Request<
    * response and written in the access log; error logs and background-task failures carry it always.
    */
   get id(): string {
-    this.idValue ??= requestIdOf(this.raw, this.ownContext());
-    return this.idValue;
+    const extras = this.own();
+    extras.id ??= requestIdOf(this.raw, this.ownContext());
+    return extras.id;
   }
   set id(value: string) {
-    this.idValue = value;
+    this.own().id = value;
     assignRequestId(this.ownContext(), value);
   }
 
@@ -174,8 +216,9 @@ export class Request<
 
   /** Per-request state for middlewares (sessions, timing, …). */
   get state(): Record<string, unknown> {
-    this.stateValue ??= {};
-    return this.stateValue;
+    const extras = this.own();
+    extras.state ??= {};
+    return extras.state;
   }
 
   /** @internal Runs what is left of the request-target check now (400 when it refuses the request). */
@@ -220,13 +263,14 @@ export class Request<
 
   set headers(value: Headers) {
     this.cachedHeaders = value;
-    this.cachedCookies = null;
+    if (this.extras !== null) this.extras.cookies = null;
   }
 
   /** Cookies sent by the client, name to value. */
   get cookies(): Record<string, string> {
-    this.cachedCookies ??= parseCookies(this.headers.get("cookie"));
-    return this.cachedCookies;
+    const extras = this.own();
+    extras.cookies ??= parseCookies(this.headers.get("cookie"));
+    return extras.cookies;
   }
 
   /** The raw body: a string when it is valid UTF-8, else the bytes; `""` when empty. */
@@ -247,15 +291,16 @@ export class Request<
    * `null` for other content types. Throws `BadRequestError` (400) when malformed.
    */
   get form(): ParsedForm | null {
-    if (this.parsedForm === null) {
-      if (this.bodyBytes.length === 0) return null;
-      const contentType = this.raw.headers.get("content-type");
-      this.parsedForm = requestServices.readForm(this.bodyBytes, contentType, this.formLimits);
-    }
-    return this.parsedForm;
+    const parsed = this.extras?.parsedForm ?? null;
+    if (parsed !== null) return parsed;
+    if (this.bodyBytes.length === 0) return null;
+    const contentType = this.raw.headers.get("content-type");
+    const form = requestServices.readForm(this.bodyBytes, contentType, this.formLimits);
+    if (form !== null) this.own().parsedForm = form;
+    return form;
   }
   set form(value: ParsedForm | null) {
-    this.parsedForm = value;
+    if (value !== null || this.extras !== null) this.own().parsedForm = value;
   }
 
   /** Form fields of an urlencoded or multipart body (a repeated name keeps its last value). */
@@ -273,11 +318,12 @@ export class Request<
    * (`trustProxy`, docs/client-address.md); IPv4-mapped IPv6 is written as IPv4.
    */
   get ipAddr(): string | null {
-    if (this.cachedIp === undefined) this.cachedIp = clientAddressOf(this.raw, this.server, this.context);
-    return this.cachedIp;
+    const extras = this.own();
+    if (extras.ip === undefined) extras.ip = clientAddressOf(this.raw, this.server, this.context);
+    return extras.ip;
   }
   set ipAddr(value: string | null) {
-    this.cachedIp = value;
+    this.own().ip = value;
   }
 
   /**
