@@ -7,6 +7,7 @@ import { copyResponse } from "./copy-response.ts";
 import { plainTextResponse } from "./plain-text.ts";
 import { BINARY_HEADERS, JSON_HEADERS, Response, textAnswer } from "./response.ts";
 import { streamedResponse } from "./streamed.ts";
+import { webResponseOf } from "./web-response.ts";
 
 type WebResponse = globalThis.Response;
 
@@ -40,7 +41,8 @@ export function toWebResponse(
  * (`sse()`, streams, generators, files, a Web `Response` the handler
  * returned) is carried unread in `stream`, so it still streams behind CORS
  * and other after-middlewares (issue #14). The one conversion to a Web
- * response is `Response.toWeb()`, when the after-middlewares are done.
+ * response is `webResponseOf` (src/response/web-response.ts, what `Response.toWeb()` calls), when
+ * the after-middlewares are done.
  */
 export function toWebfwResponse(value: unknown, request: globalThis.Request): Response | Promise<Response> {
   // Text first, ahead of the list, as in `toWebResponse`.
@@ -71,12 +73,13 @@ function convert(
     !(Symbol.asyncIterator in value) &&
     !isGenerator(value)
   ) {
-    if (isDictionaryResponse(value)) return webfw ? dictionaryWebfw(value) : dictionaryWebfw(value).toWeb();
+    if (isDictionaryResponse(value))
+      return webfw ? dictionaryWebfw(value) : webResponseOf(dictionaryWebfw(value));
     return webfw ? jsonWebfw(value, 200) : jsonResponse(value, 200);
   }
   // A Web response is taken as given: not read, so it may stream.
   if (value instanceof globalThis.Response) return webfw ? Response.fromWebStream(value) : value;
-  if (value instanceof Response) return webfw ? value : value.toWeb();
+  if (value instanceof Response) return webfw ? value : webResponseOf(value);
   if (value instanceof Renderable) return webfw ? renderableWebfw(value, request) : value.render(request);
   if (Array.isArray(value)) {
     if (isStatusPair(value)) {
@@ -107,7 +110,8 @@ function convert(
         : iterableToStream(value as AsyncIterable<unknown>, request.signal);
     return webfw ? streamWebfw(stream) : streamedResponse(stream, { headers: { "content-type": BINARY } });
   }
-  if (isDictionaryResponse(value)) return webfw ? dictionaryWebfw(value) : dictionaryWebfw(value).toWeb();
+  if (isDictionaryResponse(value))
+    return webfw ? dictionaryWebfw(value) : webResponseOf(dictionaryWebfw(value));
   return webfw ? jsonWebfw(value, 200) : jsonResponse(value, 200);
 }
 

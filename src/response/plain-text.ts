@@ -8,7 +8,7 @@
  */
 import { TEXT_PLAIN } from "../http/media-type.ts";
 
-/** The mark itself, set as a property by `Response.toWeb()` (no call on a middleware's answer). */
+/** The mark itself, a property set by `markImpliedText` and `plainTextResponse`. */
 export const PLAIN_TEXT: unique symbol = Symbol("webfw.plainText");
 type Marked = globalThis.Response & { [PLAIN_TEXT]?: true };
 
