@@ -18,7 +18,8 @@ export interface ResponseParts {
   readonly impliedText: boolean;
   readonly headersInit: Readonly<Record<string, string>> | null;
   readonly headersValue: Headers | null;
-  readonly web: globalThis.Response | null;
+  /** Handed out once: a Web response's body can be read once (a second `toWeb()` makes another). */
+  web: globalThis.Response | null;
   readonly webStatus: number;
   readonly webBody: string | Uint8Array;
 }
@@ -43,8 +44,10 @@ export function webResponseOf(response: ResponseParts): globalThis.Response {
     response.statusCode === response.webStatus &&
     response.description === response.webBody &&
     response.stream === null
-  )
+  ) {
+    response.web = null;
     return web;
+  }
   const noBody =
     isNoBodyStatus(response.statusCode) ||
     (response.bodyAbsent && response.description === "" && response.stream === null);

@@ -174,3 +174,24 @@ test("in process (app.request): the type is visible in the headers", async () =>
   expect(response.headers.get("content-type")).toBe(TEXT);
   expect(response.headers.get("x-type")).toBe(TEXT);
 });
+
+test("an after-middleware that reads toWeb()'s body still sends the whole body (the made Web response is handed out once)", async () => {
+  const app = new Webfw(import.meta.path);
+  app.afterRequest(async (response) => {
+    response.headers.set("x-after", "1");
+    const seen = await response.toWeb().text();
+    response.headers.set("x-seen", seen);
+  });
+  app.get("/", () => "hello");
+  const server = await app.start({ port: 0, host: "127.0.0.1", accessLog: false });
+  try {
+    const answer = await fetch(`${server.url}/`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("x-after")).toBe("1");
+    expect(answer.headers.get("x-seen")).toBe("hello");
+    expect(answer.headers.get("content-type")).toBe(TEXT);
+    expect(await answer.text()).toBe("hello");
+  } finally {
+    await server.stop(true);
+  }
+});
