@@ -42,7 +42,9 @@ total() {
     tracing) env+=(BENCH_TRACING=1) ;;
     *) echo "unknown variant $variant" >&2; return 2 ;;
   esac
-  env "${env[@]}" valgrind --tool=callgrind --callgrind-out-file="$out.cg" "$bun" "$server" >"$out.port" 2>"$out.err" &
+  # The clock-driven work out, as bench/gate.ts does (docs/performance.md, "The regression gate").
+  env "${env[@]}" BUN_JSC_useConcurrentJIT=0 BUN_JSC_useConcurrentGC=0 BUN_GC_TIMER_DISABLE=1 \
+    valgrind --tool=callgrind --callgrind-out-file="$out.cg" "$bun" "$server" >"$out.port" 2>"$out.err" &
   local pid=$! port=""
   for _ in $(seq 900); do
     port=$(grep -o '"port":[0-9]*' "$out.port" 2>/dev/null | cut -d: -f2 || true)
