@@ -13,6 +13,10 @@ const PARSED = { id: 42, name: "bench", tags: ["a", "b", "c"], nested: { ok: tru
 const utf8Slice = (
   Buffer.prototype as unknown as { utf8Slice: (this: Uint8Array, start: number, end: number) => string }
 ).utf8Slice;
+const latin1Slice = (
+  Buffer.prototype as unknown as { latin1Slice: (this: Uint8Array, start: number, end: number) => string }
+).latin1Slice;
+const { isAscii } = require("node:buffer") as { isAscii: (bytes: Uint8Array) => boolean };
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 export interface JsonPrototype {
@@ -34,6 +38,19 @@ export const JSON_PROTOTYPES: Record<string, JsonPrototype> = {
   "read-const": { stream: false, handler: () => PARSED },
   /** The framework's read, `request.body` (strict UTF-8) and a plain `JSON.parse`. */
   "read-parse-plain": { stream: false, handler: (request) => JSON.parse(request.body as string) },
+  /** The framework's read, `request.body` (the strict decode) only, a constant answer: the decode's share. */
+  "read-body-const": { stream: false, handler: (request) => (request.body === "" ? null : PARSED) },
+  /** The framework's read, `request.json()` (decode, checks, parse), a constant answer: what echoing the parsed object adds. */
+  "read-json-const": { stream: false, handler: (request) => (request.json() === null ? null : PARSED) },
+  /** The framework's read, `isAscii` then `latin1Slice` (an 8-bit string) and `JSON.parse`. */
+  "read-latin1-parse": {
+    stream: false,
+    handler: (request) => {
+      const bytes = request.bodyBytes;
+      if (!isAscii(bytes)) throw new Error("not ASCII");
+      return JSON.parse(latin1Slice.call(bytes, 0, bytes.length));
+    },
+  },
   /** The framework's read, a fatal `TextDecoder` and `JSON.parse`. */
   "read-td-parse": { stream: false, handler: (request) => JSON.parse(fatal.decode(request.bodyBytes)) },
   /**

@@ -205,39 +205,75 @@ export function readBody(
   limits?: BodyLimits,
 ): Uint8Array | Promise<Uint8Array> {
   if (request.bodyUsed) throw new Error("readBody: the request body was already read");
-  return readUnreadBody(request, maxBodySize, limits);
+  return readUnreadBody(request, maxBodySize, limits, null, same, rethrow);
+}
+
+function same(bytes: Uint8Array): Uint8Array {
+  return bytes;
+}
+
+function rethrow(error: unknown): never {
+  throw error;
 }
 
 /**
- * `readBody` of a body nothing has read yet (the pipeline's, straight from Bun, src/serve/dispatch.ts):
- * it does not ask. The bytes at once for an empty body, else their promise.
+ * `readBody` of a body nothing has read yet (the pipeline's, straight from Bun, src/serve/dispatch.ts),
+ * going on with what comes after it: `next` with the bytes (at once for an empty body), `fail` with
+ * why they could not be read or what `next` threw. The read's own promise settles with their
+ * answer: no promise turn of its own between the bytes and the rest of the route
+ * (docs/performance.md, "Issue 32, fifth pass: POST /json with steady counts"). Refusals before reading (413, 503, a bad
+ * `Content-Length`) are thrown.
  */
-export function readUnreadBody(
+export function readUnreadBody<C, R>(
   request: globalThis.Request,
   maxBodySize: number,
   limits: BodyLimits | undefined,
-): Uint8Array | Promise<Uint8Array> {
+  carry: C,
+  next: (bytes: Uint8Array, carry: C) => R,
+  fail: (error: unknown, carry: C) => R,
+): R | Promise<R> {
   const lengthHeader = request.headers.get("content-length");
   if (lengthHeader === null) {
     const stream = request.body;
-    if (stream === null) return EMPTY;
-    return readLimited(stream, maxBodySize, limits);
+    if (stream === null) return next(EMPTY, carry);
+    return goOn(readLimited(stream, maxBodySize, limits), carry, next, fail);
   }
   const length = declaredLength(lengthHeader);
   if (length < 0) throw new BadRequestError("Invalid Content-Length header");
   if (length > maxBodySize) throw tooLarge();
-  if (length === 0) return EMPTY;
-  if (limits === undefined) return new FramedRead(request, maxBodySize, length, null).promise;
+  if (length === 0) return next(EMPTY, carry);
+  if (limits === undefined)
+    return new FramedRead(request, maxBodySize, length, null, carry, next, fail).promise;
   // The whole declared length is reserved before a byte is read (docs/performance.md, "POST /json").
   if (!limits.budget.tryReserve(length)) throw overBudget();
   // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
   // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
   if (length > STREAM_ABOVE && request.body !== null) {
-    return readLimited(request.body, maxBodySize, { ...limits, reserved: true }).finally(() =>
+    const read = readLimited(request.body, maxBodySize, { ...limits, reserved: true }).finally(() =>
       limits.budget.release(length),
     );
+    return goOn(read, carry, next, fail);
   }
-  return new FramedRead(request, maxBodySize, length, limits).promise;
+  return new FramedRead(request, maxBodySize, length, limits, carry, next, fail).promise;
+}
+
+/** `next` once `read` has the bytes, `fail` with its rejection or with what `next` throws. */
+function goOn<C, R>(
+  read: Promise<Uint8Array>,
+  carry: C,
+  next: (bytes: Uint8Array, carry: C) => R,
+  fail: (error: unknown, carry: C) => R,
+): Promise<R> {
+  return read.then(
+    (bytes) => {
+      try {
+        return next(bytes, carry);
+      } catch (error) {
+        return fail(error, carry);
+      }
+    },
+    (error) => fail(error, carry),
+  );
 }
 
 /**
@@ -246,19 +282,20 @@ export function readUnreadBody(
  * fastest (and touching `request.body` first would make Bun build a stream this path never uses).
  * The read is its own deadline entry: the budget's share is released and the deadline dropped by
  * whichever comes first, the body or the timeout (a late body is then ignored; the 408 closes the
- * connection). Its promise is settled from outside (Bun's `bytes()` cannot be), so it is its own;
- * answering from it through a sink instead of a `then` of the pipeline's measured < 1 % and was
- * dropped (docs/performance.md, "Issue 32, third pass: POST /json").
+ * connection). Its promise is settled from outside (Bun's `bytes()` cannot be), so it is its own,
+ * and it settles with what comes after the read (`next`, or `fail`): the rest of the route runs in
+ * the reaction to Bun's bytes, with no promise turn of the pipeline's after it (docs/performance.md,
+ * "Issue 32, fifth pass: POST /json with steady counts").
  */
-class FramedRead implements PendingRead {
-  readonly promise: Promise<Uint8Array>;
+class FramedRead<C, R> implements PendingRead {
+  readonly promise: Promise<R>;
   deadline = 0;
   /** For the sweeper: its index in the list while watched (`unwatch`). */
   slot = -1;
   sweeper: Sweeper | null = null;
   /** The body arrived, failed or timed out: the first of them answers. */
   private ended = false;
-  private resolve!: (bytes: Uint8Array) => void;
+  private resolve!: (answer: R | PromiseLike<R>) => void;
   private reject!: (error: unknown) => void;
 
   constructor(
@@ -266,8 +303,11 @@ class FramedRead implements PendingRead {
     private readonly maxBodySize: number,
     private readonly length: number,
     private readonly limits: BodyLimits | null,
+    private readonly carry: C,
+    private readonly next: (bytes: Uint8Array, carry: C) => R,
+    private readonly fail: (error: unknown, carry: C) => R,
   ) {
-    this.promise = new Promise<Uint8Array>((resolve, reject) => {
+    this.promise = new Promise<R>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
     });
@@ -289,16 +329,32 @@ class FramedRead implements PendingRead {
 
   private arrived(bytes: Uint8Array): void {
     if (!this.settle()) return;
-    if (bytes.length > this.maxBodySize) this.reject(tooLarge());
-    else this.resolve(bytes);
+    if (bytes.length > this.maxBodySize) {
+      this.answerError(tooLarge());
+      return;
+    }
+    try {
+      this.resolve(this.next(bytes, this.carry));
+    } catch (error) {
+      this.answerError(error);
+    }
+  }
+
+  /** The answer to `error` (`fail`'s); what `fail` throws rejects the read. */
+  private answerError(error: unknown): void {
+    try {
+      this.resolve(this.fail(error, this.carry));
+    } catch (thrown) {
+      this.reject(thrown);
+    }
   }
 
   private failed(error: unknown): void {
-    if (this.settle()) this.reject(error);
+    if (this.settle()) this.answerError(error);
   }
 
   expire(): void {
-    if (this.settle()) this.reject(readTimedOut());
+    if (this.settle()) this.answerError(readTimedOut());
   }
 }
 

@@ -441,7 +441,11 @@ function afterValue(result: unknown, current: Response): Response {
   throw new TypeError("an after-request middleware must return a Response or nothing");
 }
 
-/** Reads the body (limits, the in-flight budget, the read deadline: src/body/read-body.ts), then goes on. */
+/**
+ * Reads the body (limits, the in-flight budget, the read deadline: src/body/read-body.ts), then goes
+ * on from inside the read (`withBytes`, or `fail`): the read's promise is the route's answer, one
+ * promise turn fewer than a `later` after it.
+ */
 function bodyStep(config: PipelineConfig, next: Step, fail: Failure): Step {
   const withBytes = (bytes: Uint8Array, request: Request): Answer => {
     request.bodyBytes = bytes;
@@ -449,8 +453,14 @@ function bodyStep(config: PipelineConfig, next: Step, fail: Failure): Step {
   };
   return (request) => {
     request.formLimits = config.formLimits;
-    const bytes = readUnreadBody(request.raw, config.maxBodySize, config.bodyLimits);
-    return bytes instanceof Uint8Array ? withBytes(bytes, request) : later(bytes, request, withBytes, fail);
+    return readUnreadBody(
+      request.raw,
+      config.maxBodySize,
+      config.bodyLimits,
+      request,
+      withBytes,
+      fail,
+    ) as Answer;
   };
 }
 
