@@ -1,5 +1,6 @@
 import { strictUtf8 } from "../http/utf8.ts";
 import { BadRequestError, HttpError } from "../response/errors.ts";
+import { later } from "../serve/later.ts";
 import type { BodyBudget } from "./budget.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -236,7 +237,7 @@ export function readUnreadBody<C, R>(
   if (lengthHeader === null) {
     const stream = request.body;
     if (stream === null) return next(EMPTY, carry);
-    return goOn(readLimited(stream, maxBodySize, limits), carry, next, fail);
+    return later(readLimited(stream, maxBodySize, limits), carry, next, fail);
   }
   const length = declaredLength(lengthHeader);
   if (length < 0) throw new BadRequestError("Invalid Content-Length header");
@@ -252,28 +253,9 @@ export function readUnreadBody<C, R>(
     const read = readLimited(request.body, maxBodySize, { ...limits, reserved: true }).finally(() =>
       limits.budget.release(length),
     );
-    return goOn(read, carry, next, fail);
+    return later(read, carry, next, fail);
   }
   return new FramedRead(request, maxBodySize, length, limits, carry, next, fail).promise;
-}
-
-/** `next` once `read` has the bytes, `fail` with its rejection or with what `next` throws. */
-function goOn<C, R>(
-  read: Promise<Uint8Array>,
-  carry: C,
-  next: (bytes: Uint8Array, carry: C) => R,
-  fail: (error: unknown, carry: C) => R,
-): Promise<R> {
-  return read.then(
-    (bytes) => {
-      try {
-        return next(bytes, carry);
-      } catch (error) {
-        return fail(error, carry);
-      }
-    },
-    (error) => fail(error, carry),
-  );
 }
 
 /**

@@ -28,6 +28,7 @@ import type { BodySchema } from "../router/route.ts";
 import { errorAnswer } from "./error-answer.ts";
 import { applyHeaderRules, type HeaderRule } from "./header-rules.ts";
 import { markHostBlind } from "./host-blind.ts";
+import { later } from "./later.ts";
 import { parseArgs, validateBody } from "./route-input.ts";
 import { withinTime } from "./timeout.ts";
 
@@ -134,28 +135,6 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 const rethrow: Failure = (error) => {
   throw error;
 };
-
-/**
- * The rest of the pipeline once `pending` settles: `next` with its value, `fail` with its
- * rejection or with what `next` throws. The one place a step turns into a promise.
- */
-function later<T>(
-  pending: PromiseLike<T>,
-  request: Request,
-  next: (value: T, request: Request) => Answer,
-  fail: Failure,
-): Promise<WebResponse> {
-  return Promise.resolve(pending).then(
-    (value) => {
-      try {
-        return next(value, request);
-      } catch (error) {
-        return fail(error, request);
-      }
-    },
-    (error) => fail(error, request),
-  );
-}
 
 /**
  * Builds the dispatcher of one route: the steps it needs, composed here, once, into closures
