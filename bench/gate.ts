@@ -121,6 +121,7 @@ const { values } = parseArgs({
     warmup: { type: "string" },
     requests: { type: "string" },
     peers: { type: "boolean", default: false },
+    server: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -155,6 +156,8 @@ if (values.help) {
   --requests N      measured requests instead of the baseline's (the same)
   --env A=1,B=2     extra environment for every server: a prototype (e.g. BENCH_JSON_READ=native)
                     counted against the baseline, never written to it
+  --server NAME     no check: count one peer's server (raw, elysia, hono) on the scenarios, with
+                    --env for its prototypes (e.g. BENCH_JSON_LADDER=<step>, bench/lib/json-ladder.ts)
   -h, --help`);
   process.exit(0);
 }
@@ -339,6 +342,20 @@ if (values.update) {
   const old = existsSync(CHANGES) ? readFileSync(CHANGES, "utf8") : "# Baseline changes\n\n";
   const [head, ...rest] = old.split(/\n(?=## )/);
   writeFileSync(CHANGES, [head?.trimEnd(), "", entry, ...rest].join("\n"));
+  process.exit(0);
+}
+
+if (values.server !== undefined) {
+  // One peer's server, e.g. a step of the json ladder: counts only, nothing compared.
+  const server = values.server as GateScenario["server"];
+  if (!["raw", "elysia", "hono"].includes(server)) {
+    console.error("gate: --server is raw, elysia or hono");
+    process.exit(2);
+  }
+  for (const name of names) {
+    const count = await attempt(name, baseline.warmup, baseline.requests, server);
+    console.log(`${name} on ${server} ${JSON.stringify(extraEnv)}: ${count} instructions / request`);
+  }
   process.exit(0);
 }
 

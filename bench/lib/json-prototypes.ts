@@ -34,6 +34,8 @@ export const JSON_PROTOTYPES: Record<string, JsonPrototype> = {
     handler: (request) =>
       request.raw.bytes().then((bytes) => JSON.parse(utf8Slice.call(bytes, 0, bytes.length))),
   },
+  /** No read at all (`body: "stream"`, the body left unread), a constant answer: the POST shell alone. */
+  "stream-const": { stream: true, handler: (request) => (request.raw === null ? null : PARSED) },
   /** The framework's read, no parse, a constant answer. */
   "read-const": { stream: false, handler: () => PARSED },
   /** The framework's read, `request.body` (strict UTF-8) and a plain `JSON.parse`. */

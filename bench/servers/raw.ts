@@ -5,6 +5,7 @@
  */
 import type { Server } from "bun";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
+import { JSON_LADDER } from "../lib/json-ladder.ts";
 import { announce, benchPort, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
 
 type Routes = Bun.Serve.Routes<undefined, string>;
@@ -33,8 +34,12 @@ function routesFor(name: string): Routes | Promise<Routes> {
           return new Response(`${req.params.id} ${name}`, { headers: { "x-powered-by": POWERED_BY } });
         },
       };
-    case "json":
+    case "json": {
+      // `BENCH_JSON_LADDER`: one step of webfw's echo done by hand (bench/lib/json-ladder.ts).
+      const step = process.env.BENCH_JSON_LADDER;
+      if (step !== undefined) return { "/json": { POST: JSON_LADDER[step] as (req: Request) => Response } };
       return { "/json": { POST: async (req: Request) => Response.json(await req.json()) } };
+    }
     case "middleware":
       // The same work as one before and one after middleware, written inline.
       return {
