@@ -48,76 +48,6 @@ function ownPromise<T>(req: Request, next: (bytes: Uint8Array) => T): Promise<T>
   return promise;
 }
 
-export const JSON_LADDER: Record<string, Route> = {
-  /** Raw Bun as the yardstick writes it: native read and parse. */
-  native: async (req) => Response.json(await req.json()),
-  /** … after reading the three headers webfw reads (the cross-site check's two, Content-Length). */
-  "native-headers": async (req) => {
-    crossSite(req);
-    declared(req);
-    return Response.json(await req.json());
-  },
-  /** Bun's bytes, then webfw's strict decode and `JSON.parse`: the parse in JavaScript. */
-  "bytes-parse": (req) => req.bytes().then((bytes) => Response.json(parse(bytes))),
-  /** … after the three headers. */
-  "bytes-parse-headers": (req) => {
-    crossSite(req);
-    declared(req);
-    return req.bytes().then((bytes) => Response.json(parse(bytes)));
-  },
-  /** … the read's own promise, settled from Bun's (webfw's `FramedRead`). */
-  "own-promise": (req) => {
-    crossSite(req);
-    declared(req);
-    return ownPromise(req, (bytes) => Response.json(parse(bytes)));
-  },
-  /** webfw's read (src/body/read-body.ts) with its budget and deadline, a constant answered. */
-  "webfw-read-const": (req) =>
-    readUnreadBody(req, MAX, LIMITS, null, () => Response.json(CONSTANT), failed) as Promise<Response>,
-  /** … without the budget and deadline (`limits` absent). */
-  "webfw-read-nolimits-const": (req) =>
-    readUnreadBody(req, MAX, undefined, null, () => Response.json(CONSTANT), failed) as Promise<Response>,
-  /** … with webfw's cross-site check (src/cross-origin/check.ts) and its `Request` made first. */
-  "webfw-read-request-const": (req) => {
-    if (crossOriginRefusal(req, () => false) !== null) throw new Error("refused");
-    const request = new WebfwRequest(req, {}, null);
-    return readUnreadBody(
-      req,
-      MAX,
-      LIMITS,
-      request,
-      (bytes, request) => {
-        request.bodyBytes = bytes;
-        return Response.json(CONSTANT);
-      },
-      failed,
-    ) as Promise<Response>;
-  },
-  /** Bun's bytes after one header read (Bun builds the `Headers` object), a constant answered. */
-  "bytes-const-headers": (req) => {
-    declared(req);
-    return req.bytes().then(() => Response.json(CONSTANT));
-  },
-  /** … the read's own promise (`ownPromise`), a constant answered. */
-  "own-promise-const": (req) => {
-    declared(req);
-    return ownPromise(req, () => Response.json(CONSTANT));
-  },
-  /** … two closures per request given to `then` (as webfw's read does), a constant answered. */
-  "closures-const": (req) => {
-    declared(req);
-    const constant = CONSTANT;
-    return req.bytes().then(
-      (bytes) => (bytes.length < 0 ? null : Response.json(constant)),
-      () => Response.json(null),
-    ) as Promise<Response>;
-  },
-  /** The body never read, a constant answered: the POST shell alone (Bun drains the body). */
-  "unread-const": () => Response.json(CONSTANT),
-  /** Bun's bytes, nothing parsed, a constant answered (compare webfw's `read-const` prototype). */
-  "bytes-const": (req) => req.bytes().then(() => Response.json(CONSTANT)),
-};
-
 const MAX = 1024 * 1024;
 const LIMITS = { budget: new BodyBudget(64 * 1024 * 1024), readTimeoutMs: 30_000 };
 function failed(): Response {
@@ -187,7 +117,118 @@ class FramedCopy<C, R> {
   }
 }
 
-JSON_LADDER["framed-copy-const"] = (req) => {
-  const length = declared(req);
-  return new FramedCopy(req, MAX, length, null, null, () => Response.json(CONSTANT), failed).promise;
+/** webfw's `declaredLength` (src/body/read-body.ts), copied: does reading the digits cost? */
+function declaredLength(value: string): number {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isBlank(value.charCodeAt(start))) start++;
+  while (end > start && isBlank(value.charCodeAt(end - 1))) end--;
+  if (start === end) return -1;
+  let length = 0;
+  for (let i = start; i < end; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    length = length * 10 + digit;
+  }
+  return length;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 11 || code === 12;
+}
+
+let timer: ReturnType<typeof setInterval> | undefined;
+
+export const JSON_LADDER: Record<string, Route> = {
+  /** Raw Bun as the yardstick writes it: native read and parse. */
+  native: async (req) => Response.json(await req.json()),
+  /** … after reading the three headers webfw reads (the cross-site check's two, Content-Length). */
+  "native-headers": async (req) => {
+    crossSite(req);
+    declared(req);
+    return Response.json(await req.json());
+  },
+  /** Bun's bytes, then webfw's strict decode and `JSON.parse`: the parse in JavaScript. */
+  "bytes-parse": (req) => req.bytes().then((bytes) => Response.json(parse(bytes))),
+  /** … after the three headers. */
+  "bytes-parse-headers": (req) => {
+    crossSite(req);
+    declared(req);
+    return req.bytes().then((bytes) => Response.json(parse(bytes)));
+  },
+  /** … the read's own promise, settled from Bun's (webfw's `FramedRead`). */
+  "own-promise": (req) => {
+    crossSite(req);
+    declared(req);
+    return ownPromise(req, (bytes) => Response.json(parse(bytes)));
+  },
+  /** webfw's read (src/body/read-body.ts) with its budget and deadline, a constant answered. */
+  "webfw-read-const": (req) =>
+    readUnreadBody(req, MAX, LIMITS, null, () => Response.json(CONSTANT), failed) as Promise<Response>,
+  /** … without the budget and deadline (`limits` absent). */
+  "webfw-read-nolimits-const": (req) =>
+    readUnreadBody(req, MAX, undefined, null, () => Response.json(CONSTANT), failed) as Promise<Response>,
+  /** … with webfw's cross-site check (src/cross-origin/check.ts) and its `Request` made first. */
+  "webfw-read-request-const": (req) => {
+    if (crossOriginRefusal(req, () => false) !== null) throw new Error("refused");
+    const request = new WebfwRequest(req, {}, null);
+    return readUnreadBody(
+      req,
+      MAX,
+      LIMITS,
+      request,
+      (bytes, request) => {
+        request.bodyBytes = bytes;
+        return Response.json(CONSTANT);
+      },
+      failed,
+    ) as Promise<Response>;
+  },
+  /** Bun's bytes after one header read (Bun builds the `Headers` object), a constant answered. */
+  "bytes-const-headers": (req) => {
+    declared(req);
+    return req.bytes().then(() => Response.json(CONSTANT));
+  },
+  /** … the read's own promise (`ownPromise`), a constant answered. */
+  "own-promise-const": (req) => {
+    declared(req);
+    return ownPromise(req, () => Response.json(CONSTANT));
+  },
+  /** … two closures per request given to `then` (as webfw's read does), a constant answered. */
+  "closures-const": (req) => {
+    declared(req);
+    const constant = CONSTANT;
+    return req.bytes().then(
+      (bytes) => (bytes.length < 0 ? null : Response.json(constant)),
+      () => Response.json(null),
+    ) as Promise<Response>;
+  },
+  /** The body never read, a constant answered: the POST shell alone (Bun drains the body). */
+  "unread-const": () => Response.json(CONSTANT),
+  /** Bun's bytes, nothing parsed, a constant answered (compare webfw's `read-const` prototype). */
+  "bytes-const": (req) => req.bytes().then(() => Response.json(CONSTANT)),
+  /** A copy of webfw's `FramedRead` class (below, without the deadline), a constant answered. */
+  "framed-copy-const": (req) => {
+    const length = declared(req);
+    return new FramedCopy(req, MAX, length, null, null, () => Response.json(CONSTANT), failed).promise;
+  },
+  /** … the declared length read by webfw's `declaredLength` (a copy) instead of `Number`. */
+  "framed-copy-digits-const": (req) => {
+    const length = declaredLength(req.headers.get("content-length") ?? "");
+    return new FramedCopy(req, MAX, length, null, null, () => Response.json(CONSTANT), failed).promise;
+  },
+  /** Bun's bytes after the three header reads webfw makes (the cross-site check's two, Content-Length). */
+  "bytes-const-csrf": (req) => {
+    crossSite(req);
+    declared(req);
+    return req.bytes().then(() => Response.json(CONSTANT));
+  },
+  /**
+   * `bytes-const` with a one-second interval timer kept armed, as the read deadline's sweeper keeps
+   * one while reads come and go: what an armed timer costs Bun's event loop per request.
+   */
+  "bytes-const-timer": (req) => {
+    if (timer === undefined) timer = setInterval(() => {}, 1000).unref();
+    return req.bytes().then(() => Response.json(CONSTANT));
+  },
 };

@@ -249,13 +249,26 @@ export function readUnreadBody<C, R>(
   if (!limits.budget.tryReserve(length)) throw overBudget();
   // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
   // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
-  if (length > STREAM_ABOVE && request.body !== null) {
-    const read = readLimited(request.body, maxBodySize, { ...limits, reserved: true }).finally(() =>
-      limits.budget.release(length),
-    );
-    return later(read, carry, next, fail);
-  }
+  if (length > STREAM_ABOVE && request.body !== null)
+    return later(readReservedStream(request.body, maxBodySize, length, limits), carry, next, fail);
   return new FramedRead(request, maxBodySize, length, limits, carry, next, fail).promise;
+}
+
+/**
+ * A large body with its declared length reserved, read as a stream, the reservation given back at
+ * the end. A function of its own: a closure in `readUnreadBody` would make the engine create a scope
+ * for it on every call, the small bodies' too (docs/performance.md, "Issue 32, sixth pass: the POST
+ * shell").
+ */
+function readReservedStream(
+  stream: ReadableStream<Uint8Array>,
+  maxBodySize: number,
+  length: number,
+  limits: BodyLimits,
+): Promise<Uint8Array> {
+  return readLimited(stream, maxBodySize, { ...limits, reserved: true }).finally(() =>
+    limits.budget.release(length),
+  );
 }
 
 /**
@@ -289,10 +302,11 @@ class FramedRead<C, R> implements PendingRead {
     private readonly next: (bytes: Uint8Array, carry: C) => R,
     private readonly fail: (error: unknown, carry: C) => R,
   ) {
-    this.promise = new Promise<R>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    this.promise = new Promise<R>(capture);
+    this.resolve = captured.resolve as (answer: R | PromiseLike<R>) => void;
+    this.reject = captured.reject;
+    // Held no longer than this: they keep the promise, and through it the answer, alive.
+    captured.resolve = captured.reject = ignore;
     if (limits !== null && limits.readTimeoutMs > 0) watch(this, limits.readTimeoutMs);
     request.bytes().then(
       (bytes) => this.arrived(bytes),
@@ -338,6 +352,20 @@ class FramedRead<C, R> implements PendingRead {
   expire(): void {
     if (this.settle()) this.answerError(readTimedOut());
   }
+}
+
+/**
+ * The resolving functions of the promise just made with `new Promise(capture)`: one executor for
+ * every read instead of a closure (and a scope for it) per read.
+ */
+function ignore(): void {}
+const captured: { resolve: (value: unknown) => void; reject: (error: unknown) => void } = {
+  resolve: ignore,
+  reject: ignore,
+};
+function capture(resolve: (value: never) => void, reject: (error: unknown) => void): void {
+  captured.resolve = resolve as (value: unknown) => void;
+  captured.reject = reject;
 }
 
 async function readLimited(

@@ -74,7 +74,17 @@ export function planCrossOrigin(
       if (setting === false) return dispatcher;
       const cors = chain.flatMap((router) => corsPolicyOf(router) ?? []);
       const trust = originTrust(trusted, cors);
+      // Most unsafe requests carry neither header (not from a browser: rule 3) and pass at this
+      // first look, in the function every request enters; the full check and its promise branch
+      // are a function of their own. Entering `crossOriginRefusal` first cost ~400 instructions a
+      // request more (docs/performance.md, "Issue 32, sixth pass: the POST shell").
       const guarded: Dispatcher = (raw, server, params, context) => {
+        const headers = raw.headers;
+        if (headers.get("sec-fetch-site") === null && headers.get("origin") === null)
+          return dispatcher(raw, server, params, context);
+        return checked(raw, server, params, context);
+      };
+      const checked: Dispatcher = (raw, server, params, context) => {
         const refused = crossOriginRefusal(raw, trust);
         if (refused === null) return dispatcher(raw, server, params, context);
         if (typeof refused === "string") return refuseWith(raw, server, params, refused, context);
