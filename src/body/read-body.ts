@@ -244,14 +244,14 @@ export function readUnreadBody<C, R>(
   if (length > maxBodySize) throw tooLarge();
   if (length === 0) return next(EMPTY, carry);
   if (limits === undefined)
-    return new FramedRead(request, maxBodySize, length, null, carry, next, fail).promise;
+    return new FramedRead(request, length, null, carry, next, fail).promise;
   // The whole declared length is reserved before a byte is read (docs/performance.md, "POST /json").
   if (!limits.budget.tryReserve(length)) throw overBudget();
   // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
   // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
   if (length > STREAM_ABOVE && request.body !== null)
     return later(readReservedStream(request.body, maxBodySize, length, limits), carry, next, fail);
-  return new FramedRead(request, maxBodySize, length, limits, carry, next, fail).promise;
+  return new FramedRead(request, length, limits, carry, next, fail).promise;
 }
 
 /**
@@ -295,7 +295,6 @@ class FramedRead<C, R> implements PendingRead {
 
   constructor(
     request: globalThis.Request,
-    private readonly maxBodySize: number,
     private readonly length: number,
     private readonly limits: BodyLimits | null,
     private readonly carry: C,
@@ -308,10 +307,14 @@ class FramedRead<C, R> implements PendingRead {
     // Held no longer than this: they keep the promise, and through it the answer, alive.
     captured.resolve = captured.reject = ignore;
     if (limits !== null && limits.readTimeoutMs > 0) watch(this, limits.readTimeoutMs);
-    request.bytes().then(
-      (bytes) => this.arrived(bytes),
-      () => this.failed(new BadRequestError("The request body was cut short")),
-    );
+    // One closure for both outcomes: Bun fulfils with the bytes and rejects with an error.
+    const landed = (value: unknown) => this.landed(value);
+    request.bytes().then(landed, landed);
+  }
+
+  private landed(value: unknown): void {
+    if (value instanceof Uint8Array) this.arrived(value);
+    else this.failed(new BadRequestError("The request body was cut short"));
   }
 
   /** Ends the read once: gives the reservation back and leaves the sweeper's list. */
@@ -325,7 +328,8 @@ class FramedRead<C, R> implements PendingRead {
 
   private arrived(bytes: Uint8Array): void {
     if (!this.settle()) return;
-    if (bytes.length > this.maxBodySize) {
+    // Bun frames the body by its Content-Length, already checked against the limit.
+    if (bytes.length > this.length) {
       this.answerError(tooLarge());
       return;
     }
