@@ -20,6 +20,8 @@
  *   bun bench/gate.ts --update --why "…"   measure (lowest of --repeat 2 runs) and write the baseline,
  *                                          with the reason, to bench/gate/baseline.json and
  *                                          bench/gate/CHANGES.md
+ *   bun bench/gate.ts --only json --server raw --env BENCH_JSON_LADDER=bytes-const
+ *                                          one peer's server, counts only (bench/lib/json-ladder.ts)
  *
  * A scenario over the tolerance is measured again (up to --tries times) and its lowest count kept:
  * a real regression is over on every try, a one-off disturbance is not.
