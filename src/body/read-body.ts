@@ -243,8 +243,7 @@ export function readUnreadBody<C, R>(
   if (length < 0) throw new BadRequestError("Invalid Content-Length header");
   if (length > maxBodySize) throw tooLarge();
   if (length === 0) return next(EMPTY, carry);
-  if (limits === undefined)
-    return new FramedRead(request, length, null, carry, next, fail).promise;
+  if (limits === undefined) return new FramedRead(request, length, null, carry, next, fail).promise;
   // The whole declared length is reserved before a byte is read (docs/performance.md, "POST /json").
   if (!limits.budget.tryReserve(length)) throw overBudget();
   // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
