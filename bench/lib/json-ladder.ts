@@ -56,87 +56,6 @@ function failed(): Response {
 
 const CONSTANT = { id: 42, name: "bench", tags: ["a", "b", "c"], nested: { ok: true, ratio: 0.5 } };
 
-/** A copy of webfw's `FramedRead` (src/body/read-body.ts) without the deadline, for the ladder. */
-class FramedCopy<C, R> {
-  readonly promise: Promise<R>;
-  deadline = 0;
-  slot = -1;
-  sweeper: null = null;
-  private ended = false;
-  private resolve!: (answer: R | PromiseLike<R>) => void;
-  private reject!: (error: unknown) => void;
-
-  constructor(
-    request: Request,
-    private readonly maxBodySize: number,
-    private readonly length: number,
-    private readonly limits: null,
-    private readonly carry: C,
-    private readonly next: (bytes: Uint8Array, carry: C) => R,
-    private readonly fail: (error: unknown, carry: C) => R,
-  ) {
-    this.promise = new Promise<R>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    request.bytes().then(
-      (bytes) => this.arrived(bytes),
-      () => this.failed(new Error("cut short")),
-    );
-  }
-
-  private settle(): boolean {
-    if (this.ended) return false;
-    this.ended = true;
-    return this.limits === null || this.length >= 0;
-  }
-
-  private arrived(bytes: Uint8Array): void {
-    if (!this.settle()) return;
-    if (bytes.length > this.maxBodySize) {
-      this.answerError(new Error("too large"));
-      return;
-    }
-    try {
-      this.resolve(this.next(bytes, this.carry));
-    } catch (error) {
-      this.answerError(error);
-    }
-  }
-
-  private answerError(error: unknown): void {
-    try {
-      this.resolve(this.fail(error, this.carry));
-    } catch (thrown) {
-      this.reject(thrown);
-    }
-  }
-
-  private failed(error: unknown): void {
-    if (this.settle()) this.answerError(error);
-  }
-}
-
-/** webfw's `declaredLength` (src/body/read-body.ts), copied: does reading the digits cost? */
-function declaredLength(value: string): number {
-  let start = 0;
-  let end = value.length;
-  while (start < end && isBlank(value.charCodeAt(start))) start++;
-  while (end > start && isBlank(value.charCodeAt(end - 1))) end--;
-  if (start === end) return -1;
-  let length = 0;
-  for (let i = start; i < end; i++) {
-    const digit = value.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    length = length * 10 + digit;
-  }
-  return length;
-}
-
-function isBlank(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13 || code === 11 || code === 12;
-}
-
 let timer: ReturnType<typeof setInterval> | undefined;
 
 export const JSON_LADDER: Record<string, Route> = {
@@ -207,16 +126,6 @@ export const JSON_LADDER: Record<string, Route> = {
   "unread-const": () => Response.json(CONSTANT),
   /** Bun's bytes, nothing parsed, a constant answered (compare webfw's `read-const` prototype). */
   "bytes-const": (req) => req.bytes().then(() => Response.json(CONSTANT)),
-  /** A copy of webfw's `FramedRead` class (below, without the deadline), a constant answered. */
-  "framed-copy-const": (req) => {
-    const length = declared(req);
-    return new FramedCopy(req, MAX, length, null, null, () => Response.json(CONSTANT), failed).promise;
-  },
-  /** … the declared length read by webfw's `declaredLength` (a copy) instead of `Number`. */
-  "framed-copy-digits-const": (req) => {
-    const length = declaredLength(req.headers.get("content-length") ?? "");
-    return new FramedCopy(req, MAX, length, null, null, () => Response.json(CONSTANT), failed).promise;
-  },
   /** Bun's bytes after the three header reads webfw makes (the cross-site check's two, Content-Length). */
   "bytes-const-csrf": (req) => {
     crossSite(req);

@@ -357,11 +357,12 @@ class FramedRead<C, R> implements PendingRead {
   }
 }
 
+function ignore(): void {}
+
 /**
  * The resolving functions of the promise just made with `new Promise(capture)`: one executor for
  * every read instead of a closure (and a scope for it) per read.
  */
-function ignore(): void {}
 const captured: { resolve: (value: unknown) => void; reject: (error: unknown) => void } = {
   resolve: ignore,
   reject: ignore,
