@@ -243,41 +243,14 @@ export function readUnreadBody<C, R>(
   if (length < 0) throw new BadRequestError("Invalid Content-Length header");
   if (length > maxBodySize) throw tooLarge();
   if (length === 0) return next(EMPTY, carry);
-  if (limits === undefined) return readUntimed(request, length, null, carry, next, fail);
+  if (limits === undefined) return new FramedRead(request, length, null, carry, next, fail).promise;
   // The whole declared length is reserved before a byte is read (docs/performance.md, "POST /json").
   if (!limits.budget.tryReserve(length)) throw overBudget();
   // A large body is read as a stream: Bun's whole-body buffer grows by doubling, so a 10 MiB
   // body held ~16 MiB until complete, more than the budget counted (measured in body-budget.test.ts).
   if (length > STREAM_ABOVE && request.body !== null)
     return later(readReservedStream(request.body, maxBodySize, length, limits), carry, next, fail);
-  if (limits.readTimeoutMs <= 0) return readUntimed(request, length, limits, carry, next, fail);
   return new FramedRead(request, length, limits, carry, next, fail).promise;
-}
-
-/**
- * PROTOTYPE (docs/performance.md, "Issue 32, seventh pass"): a read with no deadline answered with
- * Bun's own promise, what a Bun API to fail a pending `bytes()` would allow for every read.
- */
-function readUntimed<C, R>(
-  request: globalThis.Request,
-  length: number,
-  limits: BodyLimits | null,
-  carry: C,
-  next: (bytes: Uint8Array, carry: C) => R,
-  fail: (error: unknown, carry: C) => R,
-): Promise<R> {
-  const landed = (value: unknown): R => {
-    if (limits !== null) limits.budget.release(length);
-    if (!(value instanceof Uint8Array))
-      return fail(new BadRequestError("The request body was cut short"), carry);
-    if (value.length > length) return fail(tooLarge(), carry);
-    try {
-      return next(value, carry);
-    } catch (error) {
-      return fail(error, carry);
-    }
-  };
-  return request.bytes().then(landed, landed) as Promise<R>;
 }
 
 /**
