@@ -95,6 +95,7 @@ const build = defineCommand({
     outfile: { type: "string", alias: ["o"], description: "Output file", valueHint: "FILE" },
     minify: { type: "boolean", description: "Minify the bundled code" },
     sourcemap: { type: "boolean", description: "Embed a source map" },
+    bytecode: { type: "boolean", description: "Precompiled bytecode (on; --no-bytecode leaves it out)" },
     target: {
       type: "string",
       description: "Cross-compile target, e.g. bun-linux-arm64",

@@ -44,6 +44,17 @@ const webfwEngines: Variant[] = ENGINES.map((engine) => ({
 }));
 const elysia: Variant = { id: "elysia", label: "Elysia", server: "elysia", env: {} };
 const hono: Variant = { id: "hono", label: "Hono", server: "hono", env: {} };
+/**
+ * Elysia's echo doing what webfw's does before its handler: the cross-site check, the body's
+ * in-flight budget and its read deadline with a 408 (bench/servers/elysia.ts; docs/performance.md,
+ * "Issue 32, seventh pass: a peer doing the same work").
+ */
+const elysiaSameWork: Variant = {
+  id: "elysia-same-work",
+  label: "Elysia doing webfw's POST work (cross-site check, body budget, read deadline)",
+  server: "elysia",
+  env: { BENCH_JSON_SAME_WORK: "1" },
+};
 const everyone = [raw, ...webfwEngines, elysia, hono];
 /** The default engine only, where the router plays no part (start-up, the production stack). */
 const webfwDefault = webfwEngines[0] as Variant;
@@ -100,7 +111,7 @@ export const SCENARIOS: Scenario[] = [
     path: "/json",
     script: "post-json.lua",
     baseline: "raw",
-    variants: everyone,
+    variants: [...everyone, elysiaSameWork],
     init: { method: "POST", body: JSON_BODY, headers: { "content-type": "application/json" } },
     check: async (response) => {
       const text = await response.text();

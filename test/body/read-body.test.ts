@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { BodyBudget } from "../../src/body/budget.ts";
-import { deadlineTickMs, decodeBody, readBody } from "../../src/body/read-body.ts";
+import { deadlineTickMs, decodeBody, readBody, readUnreadBody } from "../../src/body/read-body.ts";
 import { BadRequestError, HttpError } from "../../src/response/errors.ts";
 import { rawRequest } from "../static/raw-http.ts";
 
@@ -279,6 +279,116 @@ describe("readBody with the app's limits (the native read, budget reserved up fr
     expect(budget.inUse).toBe(0);
     expect(readBody(post("0"), LIMIT, limits)).toEqual(new Uint8Array(0));
     expect(() => readBody(post("0001001"), LIMIT, limits)).toThrow(HttpError);
+  });
+});
+
+describe("readBody with the budget and no read deadline (bodyReadTimeoutMs: 0)", () => {
+  const budget = new BodyBudget(4 * LIMIT);
+  const limits = { budget, readTimeoutMs: 0 };
+  let untimed: Server<unknown>;
+  let untimedError: unknown = null;
+  let untimedErrorSeen: () => void = () => {};
+  let inUseDuringRead = -1;
+
+  beforeAll(() => {
+    untimed = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(request) {
+        try {
+          const body = readBody(request, LIMIT, limits);
+          inUseDuringRead = budget.inUse;
+          return new Response(new TextDecoder().decode(await body));
+        } catch (error) {
+          untimedError = error;
+          untimedErrorSeen();
+          if (error instanceof HttpError) return new Response(error.message, { status: error.status });
+          return new Response("unexpected", { status: 500 });
+        }
+      },
+    });
+  });
+  afterAll(() => {
+    untimed.stop(true);
+  });
+
+  test("reserves the declared length while it is read and gives it back", async () => {
+    const response = await fetch(`http://127.0.0.1:${untimed.port}/`, { method: "POST", body: "0123456789" });
+    expect(await response.text()).toBe("0123456789");
+    expect(inUseDuringRead).toBe(10);
+    expect(budget.inUse).toBe(0);
+  });
+
+  test("a body longer than its Content-Length: exactly the declared bytes", async () => {
+    const reply = await rawRequest(
+      untimed.port!,
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcdeEXTRA BYTES\r\n\r\n",
+      500,
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body.startsWith("abcde")).toBe(true);
+    expect(reply.body).not.toContain("EXTRA");
+    expect(budget.inUse).toBe(0);
+  });
+
+  test("a stalled body gets no 408 (no deadline) and is cut short when the client leaves: 400, nothing kept", async () => {
+    untimedError = null;
+    const seen = new Promise<void>((resolve) => {
+      untimedErrorSeen = resolve;
+    });
+    const reply = await rawRequest(
+      untimed.port!,
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly a few bytes",
+      400,
+    );
+    expect(reply.status).not.toBe(408);
+    await Promise.race([seen, Bun.sleep(3000)]);
+    expect(untimedError).toBeInstanceOf(BadRequestError);
+    expect((untimedError as BadRequestError).message).toMatch(/cut short/);
+    expect(budget.inUse).toBe(0);
+  });
+
+  test("a body that does not fit the in-flight total is 503 and reserves nothing", async () => {
+    expect(budget.tryReserve(4 * LIMIT - 5)).toBe(true);
+    try {
+      const response = await fetch(`http://127.0.0.1:${untimed.port}/`, {
+        method: "POST",
+        body: "0123456789",
+      });
+      expect(response.status).toBe(503);
+    } finally {
+      budget.release(4 * LIMIT - 5);
+    }
+    expect(budget.inUse).toBe(0);
+  });
+
+  function post(text: string): Request {
+    return new Request("http://x/", {
+      method: "POST",
+      body: text,
+      headers: { "content-length": String(text.length) },
+    });
+  }
+
+  test("what comes after the read gets the bytes; what it throws goes to `fail`; what `fail` throws rejects", async () => {
+    const next = (bytes: Uint8Array, carry: string) => `${carry}:${new TextDecoder().decode(bytes)}`;
+    const fail = (error: unknown, carry: string) => `${carry} failed: ${(error as Error).message}`;
+    expect(await readUnreadBody(post("abc"), LIMIT, limits, "route", next, fail)).toBe("route:abc");
+    const throwing = () => {
+      throw new Error("the handler threw");
+    };
+    expect(await readUnreadBody(post("abc"), LIMIT, limits, "route", throwing, fail)).toBe(
+      "route failed: the handler threw",
+    );
+    const failing = () => {
+      throw new Error("fail threw too");
+    };
+    await expect(readUnreadBody(post("abc"), LIMIT, limits, "route", throwing, failing)).rejects.toThrow(
+      "fail threw too",
+    );
+    // Without any limits (readBody's callers outside the pipeline), the same read.
+    expect(await readUnreadBody(post("xyz"), LIMIT, undefined, "bare", next, fail)).toBe("bare:xyz");
+    expect(budget.inUse).toBe(0);
   });
 });
 

@@ -106,6 +106,25 @@ describe("webfw build", () => {
     }, 60_000);
   }
 
+  test("--no-bytecode builds an executable without the precompiled bytecode, and it serves too", async () => {
+    const plain = join(tmp.path, "mini-no-bytecode");
+    const built = await runCli(["build", MINI_APP, "--no-bytecode", "--outfile", plain]);
+    expect(built.code).toBe(0);
+    // Bun marks a module compiled to bytecode with this pragma: the default build holds the app's
+    // module and the worker entry as bytecode on top of what the runtime itself carries.
+    const marks = async (file: string) => (await Bun.file(file).text()).split("// @bun @bytecode").length - 1;
+    expect(await marks(miniBinary)).toBeGreaterThanOrEqual((await marks(plain)) + 2);
+    const port = freePort();
+    const { proc } = startBinary(plain, ["--port", String(port)]);
+    try {
+      const res = await waitFor(() => tryGet(`http://127.0.0.1:${port}/`), 10_000, "the binary to listen");
+      expect(await res.text()).toBe("hello from mini");
+    } finally {
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(0);
+    }
+  }, 60_000);
+
   test("build flag mistakes exit 2; --help exits 0", async () => {
     const missing = await runCli(["build"]);
     expect(missing.code).toBe(2);
@@ -131,11 +150,29 @@ describe("build command line", () => {
     if (options === "help") throw new Error("unexpected help");
     expect(options.outfile).toBe(join(REPO, "out/app"));
     const command = buildCommand(options, "bun");
-    expect(command.slice(0, 4)).toEqual(["bun", "build", "--compile", MINI_APP]);
+    expect(command.slice(0, 5)).toEqual(["bun", "build", "--compile", "--splitting", MINI_APP]);
     expect(command).toContain("--minify");
     expect(command).toContain("--sourcemap");
     expect(command.slice(-2)).toEqual(["--target", "bun-linux-x64"]);
     for (const extra of extraEntrypoints()) expect(command).toContain(extra);
+  });
+
+  test("bytecode is on unless --no-bytecode, as ES modules (apps use top-level await)", () => {
+    const on = parseBuildArgs([MINI_APP], REPO);
+    const off = parseBuildArgs([MINI_APP, "--no-bytecode"], REPO);
+    const explicit = parseBuildArgs([MINI_APP, "--no-bytecode", "--bytecode"], REPO);
+    if (on === "help" || off === "help" || explicit === "help") throw new Error("unexpected help");
+    expect([on.bytecode, off.bytecode, explicit.bytecode]).toEqual([true, false, true]);
+    const command = buildCommand(on, "bun");
+    expect(command.slice(command.indexOf("--bytecode"), command.indexOf("--bytecode") + 3)).toEqual([
+      "--bytecode",
+      "--format",
+      "esm",
+    ]);
+    expect(buildCommand(off, "bun")).not.toContain("--bytecode");
+    expect(() => parseBuildArgs([MINI_APP, "--no-bytecode=yes"], REPO)).toThrow(
+      "--no-bytecode takes no value",
+    );
   });
 
   test("the worker entry is listed, and only existing entrypoints are passed", () => {
