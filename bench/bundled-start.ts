@@ -16,9 +16,10 @@
  * The builds go to `<tree>/tmp/bundle-<mode>/` (inside the tree: the chunks import webfw's
  * dependencies from its node_modules) and are removed at the end.
  */
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { median, type StartSample, startSample } from "./lib/start-sample.ts";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -53,54 +54,13 @@ for (const mode of values.minify.split(",")) {
   };
 }
 
-function cpuMs(pid: number): number {
-  let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`))
-    total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-  return total / 1e6;
-}
-
-async function once({ file, env }: Variant): Promise<{ ms: number; cpu: number; rssMb: number }> {
-  const started = performance.now();
-  const proc = Bun.spawn([process.execPath, file], {
+function once({ file, env }: Variant): Promise<StartSample> {
+  return startSample([process.execPath, file], {
     env: { ...process.env, ...env, BENCH_SCENARIO: "startup", BENCH_PORT: "0" },
-    stdout: "pipe",
-    stderr: "ignore",
   });
-  try {
-    const reader = proc.stdout.getReader();
-    let text = "";
-    let port = 0;
-    while (port === 0) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`${file}: exited before it was ready`);
-      text += new TextDecoder().decode(value);
-      const line = text.split("\n").find((l) => l.includes('"ready"'));
-      if (line) port = (JSON.parse(line) as { port: number }).port;
-    }
-    const response = await fetch(`http://127.0.0.1:${port}/`);
-    await response.text();
-    if (response.status !== 200) throw new Error(`${file}: GET / answered ${response.status}`);
-    const ms = performance.now() - started;
-    const cpu = cpuMs(proc.pid);
-    await Bun.sleep(300);
-    const rss = /^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
-    return { ms, cpu, rssMb: Number(rss?.[1]) / 1024 };
-  } finally {
-    proc.kill();
-    await proc.exited;
-  }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
-
-const samples = new Map(
-  Object.keys(variants).map((name) => [name, [] as { ms: number; cpu: number; rssMb: number }[]]),
-);
+const samples = new Map(Object.keys(variants).map((name) => [name, [] as StartSample[]]));
 const names = Object.keys(variants);
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const name of round % 2 ? [...names].reverse() : names)

@@ -9,9 +9,10 @@
  *   bun bench/compiled-start.ts                 # 9 rounds; builds dist/ first
  *   bun bench/compiled-start.ts --rounds 15 --no-build
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { median, type StartSample, startSample } from "./lib/start-sample.ts";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -74,65 +75,15 @@ const VARIANTS: { name: string; command: string[]; raw: string }[] = [
   },
 ];
 
-function cpuMs(pid: number): number {
-  let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return total / 1e6;
-}
-
-interface Sample {
-  ms: number;
-  cpu: number;
-  rss: number;
-}
-
-async function once(command: string[]): Promise<Sample> {
-  const started = performance.now();
-  const proc = Bun.spawn(command, { cwd: WORK, stdout: "pipe", stderr: "ignore" });
-  try {
-    const reader = proc.stdout.getReader();
-    let text = "";
-    let port = 0;
-    while (port === 0) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`${command.join(" ")}: exited before it was ready`);
-      text += new TextDecoder().decode(value);
-      const line = text.split("\n").find((l) => l.includes('"ready"'));
-      if (line) port = (JSON.parse(line) as { port: number }).port;
-    }
-    const response = await fetch(`http://127.0.0.1:${port}/`);
-    if ((await response.text()) !== "Hello, World!") throw new Error(`${command.join(" ")}: wrong answer`);
-    const ms = performance.now() - started;
-    const cpu = cpuMs(proc.pid);
-    await Bun.sleep(300);
-    const rss = /^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
-    return { ms, cpu, rss: Number(rss?.[1]) / 1024 };
-  } finally {
-    proc.kill();
-    await proc.exited;
-  }
-}
-
-const samples = new Map(VARIANTS.map((v) => [v.name, [] as Sample[]]));
+const samples = new Map(VARIANTS.map((v) => [v.name, [] as StartSample[]]));
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const variant of round % 2 ? [...VARIANTS].reverse() : VARIANTS)
-    samples.get(variant.name)?.push(await once(variant.command));
+    samples.get(variant.name)?.push(await startSample(variant.command, { cwd: WORK }));
 }
 rmSync(WORK, { recursive: true, force: true });
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
-const of = (name: string, key: keyof Sample) => median((samples.get(name) ?? []).map((s) => s[key]));
-const range = (name: string, key: keyof Sample) => {
+const of = (name: string, key: keyof StartSample) => median((samples.get(name) ?? []).map((s) => s[key]));
+const range = (name: string, key: keyof StartSample) => {
   const xs = (samples.get(name) ?? []).map((s) => s[key]);
   return `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
 };
@@ -141,6 +92,6 @@ console.log("| variant | server CPU to first answer, ms | × raw | wall ms | idl
 console.log("|---|--:|--:|--:|--:|--:|");
 for (const { name, raw } of VARIANTS) {
   console.log(
-    `| ${name} | ${of(name, "cpu").toFixed(1)} (${range(name, "cpu")}) | ${(of(name, "cpu") / of(raw, "cpu")).toFixed(2)} | ${of(name, "ms").toFixed(1)} | ${of(name, "rss").toFixed(1)} | ${(of(name, "rss") / of(raw, "rss")).toFixed(2)} |`,
+    `| ${name} | ${of(name, "cpu").toFixed(1)} (${range(name, "cpu")}) | ${(of(name, "cpu") / of(raw, "cpu")).toFixed(2)} | ${of(name, "ms").toFixed(1)} | ${of(name, "rssMb").toFixed(1)} | ${(of(name, "rssMb") / of(raw, "rssMb")).toFixed(2)} |`,
   );
 }

@@ -182,215 +182,154 @@ describe("decodeBody", () => {
   });
 });
 
-describe("readBody with the app's limits (the native read, budget reserved up front)", () => {
-  const budget = new BodyBudget(4 * LIMIT);
-  const limits = { budget, readTimeoutMs: 300 };
-  let limited: Server<unknown>;
-  let limitedError: unknown = null;
-  let inUseDuringRead = -1;
+for (const readTimeoutMs of [300, 0]) {
+  const deadline =
+    readTimeoutMs > 0 ? `a ${readTimeoutMs} ms read deadline` : "no read deadline (bodyReadTimeoutMs: 0)";
+  describe(`readBody with the app's limits, ${deadline} (the native read, budget reserved up front)`, () => {
+    const budget = new BodyBudget(4 * LIMIT);
+    const limits = { budget, readTimeoutMs };
+    let limited: Server<unknown>;
+    let limitedError: unknown = null;
+    let limitedErrorSeen: () => void = () => {};
+    let inUseDuringRead = -1;
 
-  beforeAll(() => {
-    limited = Bun.serve({
-      port: 0,
-      hostname: "127.0.0.1",
-      async fetch(request) {
-        try {
-          const body = readBody(request, LIMIT, limits);
-          // The declared length is reserved before a byte is read, and given back after.
-          inUseDuringRead = budget.inUse;
-          const bytes = await body;
-          return new Response(new TextDecoder().decode(bytes));
-        } catch (error) {
-          limitedError = error;
-          if (error instanceof HttpError) return new Response(error.message, { status: error.status });
-          return new Response("unexpected", { status: 500 });
-        }
-      },
+    beforeAll(() => {
+      limited = Bun.serve({
+        port: 0,
+        hostname: "127.0.0.1",
+        async fetch(request) {
+          try {
+            const body = readBody(request, LIMIT, limits);
+            // The declared length is reserved before a byte is read, and given back after.
+            inUseDuringRead = budget.inUse;
+            const bytes = await body;
+            return new Response(new TextDecoder().decode(bytes));
+          } catch (error) {
+            limitedError = error;
+            limitedErrorSeen();
+            if (error instanceof HttpError) return new Response(error.message, { status: error.status });
+            return new Response("unexpected", { status: 500 });
+          }
+        },
+      });
     });
-  });
-  afterAll(() => {
-    limited.stop(true);
-  });
+    afterAll(() => {
+      limited.stop(true);
+    });
 
-  test("a Content-Length body reserves its length while it is read and gives it back", async () => {
-    const response = await fetch(`http://127.0.0.1:${limited.port}/`, { method: "POST", body: "0123456789" });
-    expect(await response.text()).toBe("0123456789");
-    expect(inUseDuringRead).toBe(10);
-    expect(budget.inUse).toBe(0);
-  });
-
-  test("a body longer than its Content-Length: the handler gets exactly the declared bytes", async () => {
-    // The rest is not this request's body: Bun parses it as the next request (and refuses it).
-    const reply = await rawRequest(
-      limited.port!,
-      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcdeEXTRA BYTES\r\n\r\n",
-      500,
-    );
-    expect(reply.status).toBe(200);
-    expect(reply.body.startsWith("abcde")).toBe(true);
-    expect(reply.body).not.toContain("EXTRA");
-    expect(budget.inUse).toBe(0);
-  });
-
-  test("a body shorter than its Content-Length that stalls is 408 after the read timeout, nothing kept", async () => {
-    limitedError = null;
-    const started = Date.now();
-    const reply = await rawRequest(
-      limited.port!,
-      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly a few bytes",
-      2000,
-    );
-    expect(reply.status).toBe(408);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect((limitedError as HttpError).status).toBe(408);
-    expect(budget.inUse).toBe(0);
-  });
-
-  test("Content-Length over the limit is 413 before reading, and reserves nothing", async () => {
-    const reply = await rawRequest(
-      limited.port!,
-      `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${LIMIT + 1}\r\nConnection: close\r\n\r\n`,
-    );
-    expect(reply.status).toBe(413);
-    expect(budget.inUse).toBe(0);
-  });
-
-  test("a body that does not fit the in-flight total is 503 and reserves nothing", async () => {
-    expect(budget.tryReserve(4 * LIMIT - 5)).toBe(true);
-    try {
+    test("a Content-Length body reserves its length while it is read and gives it back", async () => {
       const response = await fetch(`http://127.0.0.1:${limited.port}/`, {
         method: "POST",
         body: "0123456789",
       });
-      expect(response.status).toBe(503);
-      expect(budget.inUse).toBe(4 * LIMIT - 5);
-    } finally {
-      budget.release(4 * LIMIT - 5);
-    }
-    expect(budget.inUse).toBe(0);
-  });
-
-  test("Content-Length values: digits (leading zeros, blanks around) pass; anything else is 400", () => {
-    const post = (length: string) =>
-      new Request("http://x/", { method: "POST", body: "abc", headers: { "content-length": length } });
-    for (const bad of ["3x", "", " ", "+3", "-3", "3.0", "0x3", "3 3"]) {
-      expect(() => readBody(post(bad), LIMIT, limits)).toThrow(BadRequestError);
-    }
-    expect(budget.inUse).toBe(0);
-    expect(readBody(post("0"), LIMIT, limits)).toEqual(new Uint8Array(0));
-    expect(() => readBody(post("0001001"), LIMIT, limits)).toThrow(HttpError);
-  });
-});
-
-describe("readBody with the budget and no read deadline (bodyReadTimeoutMs: 0)", () => {
-  const budget = new BodyBudget(4 * LIMIT);
-  const limits = { budget, readTimeoutMs: 0 };
-  let untimed: Server<unknown>;
-  let untimedError: unknown = null;
-  let untimedErrorSeen: () => void = () => {};
-  let inUseDuringRead = -1;
-
-  beforeAll(() => {
-    untimed = Bun.serve({
-      port: 0,
-      hostname: "127.0.0.1",
-      async fetch(request) {
-        try {
-          const body = readBody(request, LIMIT, limits);
-          inUseDuringRead = budget.inUse;
-          return new Response(new TextDecoder().decode(await body));
-        } catch (error) {
-          untimedError = error;
-          untimedErrorSeen();
-          if (error instanceof HttpError) return new Response(error.message, { status: error.status });
-          return new Response("unexpected", { status: 500 });
-        }
-      },
+      expect(await response.text()).toBe("0123456789");
+      expect(inUseDuringRead).toBe(10);
+      expect(budget.inUse).toBe(0);
     });
-  });
-  afterAll(() => {
-    untimed.stop(true);
-  });
 
-  test("reserves the declared length while it is read and gives it back", async () => {
-    const response = await fetch(`http://127.0.0.1:${untimed.port}/`, { method: "POST", body: "0123456789" });
-    expect(await response.text()).toBe("0123456789");
-    expect(inUseDuringRead).toBe(10);
-    expect(budget.inUse).toBe(0);
-  });
-
-  test("a body longer than its Content-Length: exactly the declared bytes", async () => {
-    const reply = await rawRequest(
-      untimed.port!,
-      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcdeEXTRA BYTES\r\n\r\n",
-      500,
-    );
-    expect(reply.status).toBe(200);
-    expect(reply.body.startsWith("abcde")).toBe(true);
-    expect(reply.body).not.toContain("EXTRA");
-    expect(budget.inUse).toBe(0);
-  });
-
-  test("a stalled body gets no 408 (no deadline) and is cut short when the client leaves: 400, nothing kept", async () => {
-    untimedError = null;
-    const seen = new Promise<void>((resolve) => {
-      untimedErrorSeen = resolve;
+    test("a body longer than its Content-Length: the handler gets exactly the declared bytes", async () => {
+      // The rest is not this request's body: Bun parses it as the next request (and refuses it).
+      const reply = await rawRequest(
+        limited.port!,
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcdeEXTRA BYTES\r\n\r\n",
+        500,
+      );
+      expect(reply.status).toBe(200);
+      expect(reply.body.startsWith("abcde")).toBe(true);
+      expect(reply.body).not.toContain("EXTRA");
+      expect(budget.inUse).toBe(0);
     });
-    const reply = await rawRequest(
-      untimed.port!,
-      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly a few bytes",
-      400,
-    );
-    expect(reply.status).not.toBe(408);
-    await Promise.race([seen, Bun.sleep(3000)]);
-    expect(untimedError).toBeInstanceOf(BadRequestError);
-    expect((untimedError as BadRequestError).message).toMatch(/cut short/);
-    expect(budget.inUse).toBe(0);
-  });
 
-  test("a body that does not fit the in-flight total is 503 and reserves nothing", async () => {
-    expect(budget.tryReserve(4 * LIMIT - 5)).toBe(true);
-    try {
-      const response = await fetch(`http://127.0.0.1:${untimed.port}/`, {
-        method: "POST",
-        body: "0123456789",
+    if (readTimeoutMs > 0)
+      test("a body shorter than its Content-Length that stalls is 408 after the read timeout, nothing kept", async () => {
+        limitedError = null;
+        const started = Date.now();
+        const reply = await rawRequest(
+          limited.port!,
+          "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly a few bytes",
+          2000,
+        );
+        expect(reply.status).toBe(408);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+        expect((limitedError as HttpError).status).toBe(408);
+        expect(budget.inUse).toBe(0);
       });
-      expect(response.status).toBe(503);
-    } finally {
-      budget.release(4 * LIMIT - 5);
-    }
-    expect(budget.inUse).toBe(0);
-  });
+    else
+      test("a stalled body gets no 408 and is cut short when the client leaves: 400, nothing kept", async () => {
+        limitedError = null;
+        const seen = new Promise<void>((resolve) => {
+          limitedErrorSeen = resolve;
+        });
+        const reply = await rawRequest(
+          limited.port!,
+          "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly a few bytes",
+          400,
+        );
+        expect(reply.status).not.toBe(408);
+        await Promise.race([seen, Bun.sleep(3000)]);
+        expect(limitedError).toBeInstanceOf(BadRequestError);
+        expect((limitedError as BadRequestError).message).toMatch(/cut short/);
+        expect(budget.inUse).toBe(0);
+      });
 
-  function post(text: string): Request {
-    return new Request("http://x/", {
-      method: "POST",
-      body: text,
-      headers: { "content-length": String(text.length) },
+    test("Content-Length over the limit is 413 before reading, and reserves nothing", async () => {
+      const reply = await rawRequest(
+        limited.port!,
+        `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${LIMIT + 1}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(reply.status).toBe(413);
+      expect(budget.inUse).toBe(0);
     });
-  }
 
-  test("what comes after the read gets the bytes; what it throws goes to `fail`; what `fail` throws rejects", async () => {
-    const next = (bytes: Uint8Array, carry: string) => `${carry}:${new TextDecoder().decode(bytes)}`;
-    const fail = (error: unknown, carry: string) => `${carry} failed: ${(error as Error).message}`;
-    expect(await readUnreadBody(post("abc"), LIMIT, limits, "route", next, fail)).toBe("route:abc");
-    const throwing = () => {
-      throw new Error("the handler threw");
-    };
-    expect(await readUnreadBody(post("abc"), LIMIT, limits, "route", throwing, fail)).toBe(
-      "route failed: the handler threw",
-    );
-    const failing = () => {
-      throw new Error("fail threw too");
-    };
-    await expect(readUnreadBody(post("abc"), LIMIT, limits, "route", throwing, failing)).rejects.toThrow(
-      "fail threw too",
-    );
-    // Without any limits (readBody's callers outside the pipeline), the same read.
-    expect(await readUnreadBody(post("xyz"), LIMIT, undefined, "bare", next, fail)).toBe("bare:xyz");
-    expect(budget.inUse).toBe(0);
+    test("a body that does not fit the in-flight total is 503 and reserves nothing", async () => {
+      expect(budget.tryReserve(4 * LIMIT - 5)).toBe(true);
+      try {
+        const response = await fetch(`http://127.0.0.1:${limited.port}/`, {
+          method: "POST",
+          body: "0123456789",
+        });
+        expect(response.status).toBe(503);
+        expect(budget.inUse).toBe(4 * LIMIT - 5);
+      } finally {
+        budget.release(4 * LIMIT - 5);
+      }
+      expect(budget.inUse).toBe(0);
+    });
+
+    const post = (text: string, length = String(text.length)) =>
+      new Request("http://x/", { method: "POST", body: text, headers: { "content-length": length } });
+
+    test("Content-Length values: digits (leading zeros, blanks around) pass; anything else is 400", () => {
+      for (const bad of ["3x", "", " ", "+3", "-3", "3.0", "0x3", "3 3"]) {
+        expect(() => readBody(post("abc", bad), LIMIT, limits)).toThrow(BadRequestError);
+      }
+      expect(budget.inUse).toBe(0);
+      expect(readBody(post("abc", "0"), LIMIT, limits)).toEqual(new Uint8Array(0));
+      expect(() => readBody(post("abc", "0001001"), LIMIT, limits)).toThrow(HttpError);
+    });
+
+    test("what comes after the read gets the bytes; what it throws goes to `fail`; what `fail` throws rejects", async () => {
+      const next = (bytes: Uint8Array, carry: string) => `${carry}:${new TextDecoder().decode(bytes)}`;
+      const fail = (error: unknown, carry: string) => `${carry} failed: ${(error as Error).message}`;
+      expect(await readUnreadBody(post("abc"), LIMIT, limits, "route", next, fail)).toBe("route:abc");
+      const throwing = () => {
+        throw new Error("the handler threw");
+      };
+      expect(await readUnreadBody(post("abc"), LIMIT, limits, "route", throwing, fail)).toBe(
+        "route failed: the handler threw",
+      );
+      const failing = () => {
+        throw new Error("fail threw too");
+      };
+      await expect(readUnreadBody(post("abc"), LIMIT, limits, "route", throwing, failing)).rejects.toThrow(
+        "fail threw too",
+      );
+      // Without any limits (readBody's callers outside the pipeline), the same read.
+      expect(await readUnreadBody(post("xyz"), LIMIT, undefined, "bare", next, fail)).toBe("bare:xyz");
+      expect(budget.inUse).toBe(0);
+    });
   });
-});
+}
 
 describe("the read deadline's tick", () => {
   test("a twentieth of the timeout, from 50 ms to 1 s: a 408 is at most two ticks late", () => {

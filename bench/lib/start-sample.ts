@@ -1,0 +1,64 @@
+/**
+ * One start of a server, measured (bench/bundled-start.ts, bench/compiled-start.ts): the wall-clock
+ * ms from the spawn to the first 200 of `GET /`, the CPU ms the process's threads had used by then
+ * (/proc/PID/task/TID/schedstat: steadier than the clock on a shared machine) and its RSS 300 ms
+ * later. The server prints `{"ready":true,"port":N}` on stdout once it listens (bench/lib/ready.ts).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+export interface StartSample {
+  ms: number;
+  cpu: number;
+  rssMb: number;
+}
+
+/** CPU ms used so far by every thread of `pid`. */
+export function cpuMs(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return total / 1e6;
+}
+
+export async function startSample(
+  command: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<StartSample> {
+  const started = performance.now();
+  const proc = Bun.spawn(command, { cwd: options.cwd, env: options.env, stdout: "pipe", stderr: "ignore" });
+  const name = command.join(" ");
+  try {
+    const reader = proc.stdout.getReader();
+    let text = "";
+    let port = 0;
+    while (port === 0) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`${name}: exited before it was ready`);
+      text += new TextDecoder().decode(value);
+      const line = text.split("\n").find((l) => l.includes('"ready"'));
+      if (line) port = (JSON.parse(line) as { port: number }).port;
+    }
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+    await response.text();
+    if (response.status !== 200) throw new Error(`${name}: GET / answered ${response.status}`);
+    const ms = performance.now() - started;
+    const cpu = cpuMs(proc.pid);
+    await Bun.sleep(300);
+    const rss = /^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
+    return { ms, cpu, rssMb: Number(rss?.[1]) / 1024 };
+  } finally {
+    proc.kill();
+    await proc.exited;
+  }
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
