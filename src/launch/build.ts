@@ -1,5 +1,5 @@
 /** `webfw build app.ts --outfile app`: one executable with `bun build --compile`. */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync, rmSync } from "node:fs";
 import { basename, dirname, extname, relative, resolve, sep } from "node:path";
 import { BUILT, frameworkCodeDir, layoutPath, packageRoot } from "../package-layout.ts";
 import { discoverDirectories, mainThreadGuard, planEmbedding } from "./embed.ts";
@@ -264,6 +264,11 @@ export async function buildBinary(options: BuildOptions, root = packageRoot()): 
       for (const log of result.logs) process.stderr.write(`${String(log)}\n`);
       return 1;
     }
+    // With `--sourcemap` Bun also writes every module's map beside the executable (one per chunk
+    // with splitting); the executable carries them itself (its stack traces read the sources), so
+    // these copies are left-overs in the user's folder.
+    for (const output of result.outputs)
+      if (output.kind === "sourcemap") rmSync(output.path, { force: true });
   } finally {
     plan.cleanup();
   }

@@ -125,6 +125,23 @@ describe("webfw build", () => {
     }
   }, 60_000);
 
+  test("--sourcemap: stack traces name the sources, and no map file is left beside the executable", async () => {
+    const folder = join(tmp.path, "with-sourcemap");
+    mkdirSync(folder, { recursive: true });
+    const binary = join(folder, "stack");
+    const built = await runCli([
+      "build",
+      join(import.meta.dir, "fixtures/stack-app.ts"),
+      "--sourcemap",
+      "-o",
+      binary,
+    ]);
+    expect(built.code).toBe(0);
+    expect(readdirSync(folder)).toEqual(["stack"]);
+    const ran = Bun.spawnSync([binary], { stdout: "pipe", stderr: "pipe", env: testEnv() });
+    expect(ran.stdout.toString()).toMatch(/^at whereAmI \(.*stack-app\.ts:4:\d+\)\n$/);
+  }, 60_000);
+
   test("build flag mistakes exit 2; --help exits 0", async () => {
     const missing = await runCli(["build"]);
     expect(missing.code).toBe(2);
