@@ -33,8 +33,8 @@ export interface BuildOptions {
   sourcemap: boolean;
   /**
    * JavaScriptCore bytecode compiled into the executable (`bun build --bytecode`, ES modules): it
-   * starts without parsing its code, ~4 × sooner for a one-route app (docs/cli.md). On unless
-   * `--no-bytecode`.
+   * starts without parsing its code, about twice as soon for a one-route app (docs/cli.md). On
+   * unless `--no-bytecode`.
    */
   bytecode: boolean;
   /** A `bun build --target`, e.g. `bun-linux-x64` or `bun-linux-arm64-musl`, to cross-compile. */
