@@ -5,7 +5,6 @@
  */
 import type { Server } from "bun";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
-import { JSON_LADDER } from "../lib/json-ladder.ts";
 import { announce, benchPort, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
 
 type Routes = Bun.Serve.Routes<undefined, string>;
@@ -37,7 +36,12 @@ function routesFor(name: string): Routes | Promise<Routes> {
     case "json": {
       // `BENCH_JSON_LADDER`: one step of webfw's echo done by hand (bench/lib/json-ladder.ts).
       const step = process.env.BENCH_JSON_LADDER;
-      if (step !== undefined) return { "/json": { POST: JSON_LADDER[step] as (req: Request) => Response } };
+      // Imported here only: the ladder loads webfw's modules, which would otherwise count in raw
+      // Bun's start-up and idle memory in every scenario (docs/performance.md, "seventh pass").
+      if (step !== undefined)
+        return import("../lib/json-ladder.ts").then(({ JSON_LADDER }) => ({
+          "/json": { POST: JSON_LADDER[step] as (req: Request) => Response },
+        }));
       return { "/json": { POST: async (req: Request) => Response.json(await req.json()) } };
     }
     case "middleware":
