@@ -75,7 +75,11 @@ export async function startServer(
   }
 }
 
-async function readyPort(proc: Subprocess<"ignore", "pipe", "pipe">): Promise<number> {
+/**
+ * The port of a server's `{"ready":true,"port":N}` line on stdout (bench/lib/ready.ts); stdout is
+ * drained afterwards so that a chatty server never blocks on a full pipe.
+ */
+export async function readyPort(proc: { stdout: ReadableStream<Uint8Array> }): Promise<number> {
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
   let buffered = "";

@@ -5,6 +5,7 @@
  * later. The server prints `{"ready":true,"port":N}` on stdout once it listens (bench/lib/ready.ts).
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { readyPort } from "./proc.ts";
 
 export interface StartSample {
   ms: number;
@@ -33,16 +34,7 @@ export async function startSample(
   const proc = Bun.spawn(command, { cwd: options.cwd, env: options.env, stdout: "pipe", stderr: "ignore" });
   const name = command.join(" ");
   try {
-    const reader = proc.stdout.getReader();
-    let text = "";
-    let port = 0;
-    while (port === 0) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`${name}: exited before it was ready`);
-      text += new TextDecoder().decode(value);
-      const line = text.split("\n").find((l) => l.includes('"ready"'));
-      if (line) port = (JSON.parse(line) as { port: number }).port;
-    }
+    const port = await readyPort(proc);
     const response = await fetch(`http://127.0.0.1:${port}/`);
     await response.text();
     if (response.status !== 200) throw new Error(`${name}: GET / answered ${response.status}`);

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { type RunningServer, startServer } from "../../bench/lib/proc.ts";
 import { describeWithProgram } from "../helpers/system-program.ts";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -19,33 +20,20 @@ for (const [sameWork, what] of [
   ["check", "the cross-site check alone"],
 ] as const)
   describeWithProgram(ELYSIA, "npm install --prefix bench", `Elysia doing webfw's POST work: ${what}`, () => {
-    let server: ReturnType<typeof Bun.spawn> | undefined;
+    let server: RunningServer | undefined;
     let port = 0;
 
     beforeAll(async () => {
-      server = Bun.spawn(["bun", join(ROOT, "bench/servers/elysia.ts")], {
-        env: {
-          ...process.env,
-          BENCH_SCENARIO: "json",
-          BENCH_JSON_SAME_WORK: sameWork,
-          BENCH_JSON_READ_TIMEOUT_MS: "300",
-        },
-        stdout: "pipe",
-        stderr: "inherit",
+      server = await startServer(join(ROOT, "bench/servers/elysia.ts"), "0-1", {
+        BENCH_SCENARIO: "json",
+        BENCH_JSON_SAME_WORK: sameWork,
+        BENCH_JSON_READ_TIMEOUT_MS: "300",
       });
-      const reader = (server.stdout as ReadableStream<Uint8Array>).getReader();
-      let text = "";
-      while (!text.includes("\n")) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`the server exited before it was ready: ${text}`);
-        text += new TextDecoder().decode(value);
-      }
-      reader.releaseLock();
-      port = (JSON.parse(text.slice(0, text.indexOf("\n"))) as { port: number }).port;
+      port = server.port;
     });
 
-    afterAll(() => {
-      server?.kill();
+    afterAll(async () => {
+      await server?.stop();
     });
 
     function post(headers: Record<string, string> = {}): Promise<Response> {
