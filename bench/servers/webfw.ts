@@ -7,7 +7,6 @@
 
 import type { RouterEngine } from "../../src/match/types.ts";
 import { burn, cpuIterations } from "../lib/cpu-work.ts";
-import { JSON_PROTOTYPES } from "../lib/json-prototypes.ts";
 import { announce, HELLO, POWERED_BY, scenarioFromEnv } from "../lib/ready.ts";
 
 // `BENCH_WEBFW=dist`: webfw as users get it, the built package (scripts/build.ts; bench/run.ts sets
@@ -83,7 +82,12 @@ switch (scenario) {
     // second pass").
     const csrf = process.env.BENCH_JSON_CSRF === "off" ? { csrf: false as const } : {};
     // `BENCH_JSON_PROTO`: one part of the echo taken away (bench/lib/json-prototypes.ts).
-    const prototype = JSON_PROTOTYPES[process.env.BENCH_JSON_PROTO ?? ""];
+    // Imported here only: its module loads `node:buffer` and makes a decoder at the top, which would
+    // otherwise count in webfw's start-up and idle memory in every scenario (docs/performance.md,
+    // "A yardstick that loaded more than its scenario").
+    const proto = process.env.BENCH_JSON_PROTO;
+    const prototype =
+      proto === undefined ? undefined : (await import("../lib/json-prototypes.ts")).JSON_PROTOTYPES[proto];
     if (prototype !== undefined) {
       app.post("/json", prototype.handler, prototype.stream ? { body: "stream", ...csrf } : csrf);
     } else if (process.env.BENCH_JSON_READ === "native") {

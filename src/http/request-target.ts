@@ -83,9 +83,9 @@ export function absoluteUrl(href: string): string {
  * half of all starts, paging in ~1.7 MB of the JIT's own code (idle memory, docs/performance.md).
  */
 const REG_NAME = new Uint8Array(128);
-for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%!$&'()*+,;=") {
-  REG_NAME[ch.charCodeAt(0)] = 1;
-}
+const REG_NAME_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%!$&'()*+,;=";
+// By index, not `for…of`: the string iterator is engine code a one-route app touches nowhere else (~0.3 MB).
+for (let i = 0; i < REG_NAME_CHARACTERS.length; i++) REG_NAME[REG_NAME_CHARACTERS.charCodeAt(i)] = 1;
 
 const IP_LITERAL = /^\[[0-9A-Fa-f:.]+\]$|^\[v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+\]$/;
 

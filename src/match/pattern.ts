@@ -36,8 +36,44 @@ export function normalisePath(path: string): string {
 const HEX = "0123456789ABCDEF";
 const utf8 = new TextEncoder();
 
-/** Any character `mustEncode` is true for: everything but the printable ASCII it leaves alone. */
-const NEEDS_ENCODING = /[^!$-;=@-\]_a-z|~]/;
+/**
+ * Any character `mustEncode` is true for: everything but the printable ASCII it leaves alone
+ * (`[^!$-;=@-\]_a-z|~]`). One loop with the test written in, rather than `mustEncode` per character
+ * (called for every segment of every route at each build, that got the optimising JIT to compile
+ * `mustEncode` at start: ~1.7 MB of the JIT's code paged in) or a regular expression (the first a
+ * process runs pages in ~0.8 MB of the engine): docs/performance.md, "Start-up without regular
+ * expressions".
+ */
+function needsEncoding(segment: string): boolean {
+  for (let i = 0; i < segment.length; i++) {
+    const code = segment.charCodeAt(i);
+    const plain =
+      (code >= 0x61 && code <= 0x7a) || // a-z
+      (code >= 0x40 && code <= 0x5d) || // @ A-Z [ \ ]
+      (code >= 0x24 && code <= 0x3b) || // $ % & ' ( ) * + , - . / 0-9 : ;
+      code === 0x21 || // !
+      code === 0x3d || // =
+      code === 0x5f || // _
+      code === 0x7c || // |
+      code === 0x7e; // ~
+    if (!plain) return true;
+  }
+  return false;
+}
+
+/** `.`, `..` and their encoded forms (`%2e`, `.%2E`, …): `/^(?:\.|%2e){1,2}$/i`. */
+function isDotSegment(segment: string): boolean {
+  if (segment.length > 6) return false;
+  const lower = segment.toLowerCase();
+  return (
+    lower === "." ||
+    lower === ".." ||
+    lower === "%2e" ||
+    lower === ".%2e" ||
+    lower === "%2e." ||
+    lower === "%2e%2e"
+  );
+}
 
 /**
  * True for the characters a WHATWG URL parser percent-encodes in a path
@@ -65,10 +101,7 @@ function mustEncode(code: number): boolean {
  * matches the raw request path `/caf%C3%A9`.
  */
 export function encodeStaticSegment(segment: string): string {
-  // One regular expression instead of `mustEncode` per character: called for every segment of
-  // every route at each build, that loop got the optimising JIT to compile `mustEncode` at start
-  // (~1.7 MB of the JIT's code paged in; idle memory, docs/performance.md).
-  if (!NEEDS_ENCODING.test(segment)) return segment;
+  if (!needsEncoding(segment)) return segment;
   let out = "";
   for (const ch of segment) {
     const code = ch.codePointAt(0)!;
@@ -131,7 +164,7 @@ export function parsePattern(pattern: string): ParsedPattern {
       isStatic = false;
     } else {
       // Requests never reach the router with a dot segment (it is resolved first: src/http/request-target.ts).
-      if (/^(?:\.|%2e){1,2}$/i.test(seg)) {
+      if (isDotSegment(seg)) {
         throw new Error(
           `invalid route pattern ${JSON.stringify(pattern)}: dot segment "${seg}" can never match`,
         );

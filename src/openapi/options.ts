@@ -50,12 +50,14 @@ function optionalString(value: unknown, name: string): string | undefined {
   return value;
 }
 
+const PARAMETER_CHARACTERS = [":", "*", "?", "#", "%"];
+
 function routePath(value: unknown, fallback: string, name: string): string {
   if (value === undefined) return fallback;
   if (typeof value !== "string" || !value.startsWith("/"))
     throw new TypeError(`openapi.${name} must be a path starting with '/'`);
   // These are fixed routes: a parameter or wildcard segment would swallow other routes.
-  if (/[:*?#%]/.test(value))
+  if (PARAMETER_CHARACTERS.some((character) => value.includes(character)))
     throw new TypeError(`openapi.${name} '${value}' must be a plain path (no ':', '*', '?', '#', '%')`);
   return normalisePattern(value);
 }

@@ -176,15 +176,19 @@ export type JoinPath<Prefix extends string, P extends string> = string extends P
 
 /** Joins a router prefix and a path: `/api` + `/users/` gives `/api/users`. */
 export function joinPath(prefix: string, path: string): string {
-  const joined = `${prefix.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
-  return normalisePattern(joined);
+  return normalisePattern(`${prefix}/${path}`);
 }
 
-/** Leading slash, no trailing slash (except the root), no empty segments. */
+/**
+ * Leading slash, no trailing slash (except the root), no empty segments. Split and joined, not
+ * rewritten with regular expressions: a one-route app runs none at start (docs/performance.md,
+ * "Start-up without regular expressions").
+ */
 export function normalisePattern(path: string): string {
-  const trimmed = path.replace(/\/{2,}/g, "/").replace(/\/+$/, "");
-  if (trimmed === "") return "/";
-  return trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+  const segments = path.split("/");
+  let out = "";
+  for (let i = 0; i < segments.length; i++) if (segments[i] !== "") out += `/${segments[i]}`;
+  return out === "" ? "/" : out;
 }
 
 /** Parameter names of a pattern, in order. */

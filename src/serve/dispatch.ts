@@ -26,6 +26,7 @@ import { webResponseOf } from "../response/web-response.ts";
 import type { AfterMiddleware, BeforeMiddleware } from "../router/middleware.ts";
 import type { BodySchema } from "../router/route.ts";
 import { errorAnswer } from "./error-answer.ts";
+import { opensWithEmptyParameters, readsArguments } from "./handler-source.ts";
 import { applyHeaderRules, type HeaderRule } from "./header-rules.ts";
 import { markHostBlind } from "./host-blind.ts";
 import { later } from "./later.ts";
@@ -303,11 +304,7 @@ export function compileRoute(plan: RoutePlan, config: PipelineConfig): Dispatche
 function declaresNoParameters(handler: (request: Request) => unknown): boolean {
   if (handler.length !== 0) return false;
   const source = Function.prototype.toString.call(handler);
-  return (
-    /^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(\s*\)/.test(source) &&
-    !source.includes("[native code]") &&
-    !/\barguments\b/.test(source)
-  );
+  return opensWithEmptyParameters(source) && !source.includes("[native code]") && !readsArguments(source);
 }
 
 /** The handler's value, converted once to the route's form, then on to `next`. */

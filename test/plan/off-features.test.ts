@@ -107,8 +107,11 @@ const HEAVY = [
   /node_modules\/(@modelcontextprotocol|prom-client|ioredis|bullmq|jose|mustache|@scalar|swagger-ui-dist|croner|@opentelemetry)\//,
 ];
 
-async function loaded(env: Record<string, string>): Promise<{ status: number; loaded: string[] }> {
-  const proc = Bun.spawn([process.execPath, FIXTURE], {
+async function loaded(
+  env: Record<string, string>,
+  preload: string[] = [],
+): Promise<{ status: number; loaded: string[]; regexps: string[] }> {
+  const proc = Bun.spawn([process.execPath, ...preload, FIXTURE], {
     env: { ...process.env, ...env },
     stdout: "pipe",
     stderr: "ignore",
@@ -192,4 +195,25 @@ test("what an app uses loads (the check can fail)", async () => {
   const names = unused(modules);
   for (const name of ["src/cors/index.ts", "src/websocket/route.ts", "src/secure-headers/options.ts"])
     expect(names).toContain(name);
+});
+
+/**
+ * The first regular expression a process runs pages in ~0.8 MB of the engine, and a dozen of them
+ * about 1.8 MB (docs/performance.md, "Start-up without regular expressions"): a one-route app runs
+ * none from its start to its first answer.
+ */
+const COUNT_REGEXPS = ["--preload", join(import.meta.dir, "fixtures/count-regexps.ts")];
+
+test("a one-route app runs no regular expression from its start to its first answer", async () => {
+  const { status, regexps } = await loaded({ FEATURES: "0" }, COUNT_REGEXPS);
+  expect(status).toBe(200);
+  expect(regexps).toEqual([]);
+});
+
+test("the count sees the framework's regular expressions (it can fail)", async () => {
+  // A Host that is an IP literal is checked with one (src/http/request-target.ts).
+  const { status, regexps } = await loaded({ FEATURES: "0", HOST: "[::1]" }, COUNT_REGEXPS);
+  expect(status).toBe(200);
+  expect(regexps.length).toBe(1);
+  expect(regexps[0]).toStartWith("/^\\[[0-9A-Fa-f:.]+\\]$");
 });
