@@ -210,8 +210,14 @@ export async function measureStartup(
   }
 }
 
+/** The line of a client's stderr that says what went wrong: its `error:` line, not Bun's closing version line. */
+function lastError(stderr: string): string {
+  const lines = stderr.trim().split("\n");
+  return lines.findLast((line) => line.startsWith("error:")) ?? lines.at(-1) ?? "";
+}
+
 /** A port nothing listens on right now (the kernel's choice for port 0). */
-function freePort(): number {
+export function freePort(): number {
   const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(null) });
   const port = probe.port as number;
   probe.stop(true);
@@ -287,12 +293,22 @@ async function loadCpu(
   };
 }
 
-/** Runs a Bun client script from bench/clients/ pinned to the load core; returns its JSON line and CPU ticks. */
-async function runClient(args: string[], settings: Settings): Promise<{ result: unknown; ticks: number }> {
+/**
+ * Runs a Bun client script from bench/clients/ pinned to the load core; returns its JSON line and CPU
+ * ticks. With `process.env` passed on by hand: Bun 1.4.5's `Bun.spawn` without `env` gives the child
+ * the environment this process started with, not what bench/run.ts set since (`BENCH_WEBFW`), so
+ * the start-up client's servers ran webfw from src/ (oven-sh/bun#34972; docs/performance.md, "The
+ * start-up row measured the sources").
+ */
+export async function runClient(
+  args: string[],
+  settings: Pick<Settings, "duration" | "warmup">,
+): Promise<{ result: unknown; ticks: number }> {
   const [script, ...rest] = args;
   const proc = Bun.spawn(
     ["taskset", "-c", LOAD_CORE, process.execPath, join(HERE, "clients", script as string), ...rest],
     {
+      env: { ...process.env },
       stdout: "pipe",
       stderr: "pipe",
     },
@@ -301,7 +317,7 @@ async function runClient(args: string[], settings: Settings): Promise<{ result: 
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   const code = await proc.exited;
   clearTimeout(timer);
-  if (code !== 0) throw new Error(`${script} exited with ${code}: ${err.trim().split("\n").at(-1)}`);
+  if (code !== 0) throw new Error(`${script} exited with ${code}: ${lastError(err)}`);
   return {
     result: JSON.parse(out.trim().split("\n").at(-1) ?? "{}"),
     ticks: subprocessTicks(proc.resourceUsage()),
