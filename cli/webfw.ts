@@ -47,11 +47,17 @@ function fail(error: FlagError): number {
 }
 
 /**
- * Runs the app as `bun app.ts [flags]` in a child process: the app sees its
- * flags in `process.argv` and `import.meta.main` is true, exactly as when it is
- * started directly. Signals are forwarded; the child's exit code becomes ours.
+ * Runs the app as `bun app.ts [flags]`: the app sees its flags in
+ * `process.argv` and `import.meta.main` is true, exactly as when it is started
+ * directly. This process becomes the app (`process.execve`): no second `bun`
+ * stays behind to wait for it (it idled at ~38 MB, more than a one-route app),
+ * and signals and the exit code are the app's own (docs/cli.md, "One process").
+ * Where `execve` is missing (Windows), a child process, with signals forwarded
+ * and its exit code kept.
  */
 async function runApp(app: string, flagArgs: string[]): Promise<number> {
+  if (typeof process.execve === "function")
+    process.execve(process.execPath, [process.execPath, app, ...flagArgs], { ...process.env });
   const child = Bun.spawn([process.execPath, app, ...flagArgs], { stdio: ["inherit", "inherit", "inherit"] });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on("SIGINT", forward);

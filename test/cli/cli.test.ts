@@ -179,6 +179,21 @@ describe("webfw app.ts [flags] runs the app with its flags", () => {
     }
   });
 
+  test("webfw becomes the app: the process it started serves, with no second bun behind it", async () => {
+    const port = freePort();
+    const { proc } = start(["cli/webfw.ts", MINI_APP, "--port", String(port)]);
+    try {
+      const body = await info(port);
+      // process.execve (docs/cli.md, "One process"): the pid `webfw` got is the app's own.
+      expect(body.pid).toBe(proc.pid);
+      expect(readFileSync(`/proc/${proc.pid}/cmdline`, "utf8").split("\0")).toContain(MINI_APP);
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(0);
+    } finally {
+      proc.kill("SIGKILL");
+    }
+  });
+
   test("WEBFW_HOST / WEBFW_PORT apply, and --port wins over WEBFW_PORT", async () => {
     const envPort = freePort();
     const a = start([MINI_APP], { WEBFW_PORT: String(envPort), WEBFW_HOST: "127.0.0.1" });
