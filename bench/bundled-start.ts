@@ -19,7 +19,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { median, type StartSample, startSample } from "./lib/start-sample.ts";
+import { medianOf, type StartSample, startSample } from "./lib/start-sample.ts";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -69,15 +69,15 @@ for (let round = 0; round < Number(values.rounds); round++) {
 for (const outdir of builds) rmSync(outdir, { recursive: true, force: true });
 const raw = samples.get("raw") ?? [];
 const base = {
-  ms: median(raw.map((s) => s.ms)),
-  cpu: median(raw.map((s) => s.cpu)),
-  rss: median(raw.map((s) => s.rssMb)),
+  ms: medianOf(raw.map((s) => s.ms)),
+  cpu: medianOf(raw.map((s) => s.cpu)),
+  rss: medianOf(raw.map((s) => s.rssMb)),
 };
 console.log(`${"variant".padEnd(24)} first answer ms (× raw)   server CPU ms (× raw)   idle RSS MB (× raw)`);
 for (const [name, runs] of samples) {
-  const ms = median(runs.map((s) => s.ms));
-  const cpu = median(runs.map((s) => s.cpu));
-  const rss = median(runs.map((s) => s.rssMb));
+  const ms = medianOf(runs.map((s) => s.ms));
+  const cpu = medianOf(runs.map((s) => s.cpu));
+  const rss = medianOf(runs.map((s) => s.rssMb));
   console.log(
     `${name.padEnd(24)} ${ms.toFixed(1).padStart(8)} (${(ms / base.ms).toFixed(2)})        ${cpu.toFixed(1).padStart(8)} (${(cpu / base.cpu).toFixed(2)})      ${rss.toFixed(1).padStart(6)} (${(rss / base.rss).toFixed(2)})`,
   );

@@ -12,7 +12,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { median, type StartSample, startSample } from "./lib/start-sample.ts";
+import { medianOf, type StartSample, startSample } from "./lib/start-sample.ts";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -82,7 +82,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
 }
 rmSync(WORK, { recursive: true, force: true });
 
-const of = (name: string, key: keyof StartSample) => median((samples.get(name) ?? []).map((s) => s[key]));
+const of = (name: string, key: keyof StartSample) => medianOf((samples.get(name) ?? []).map((s) => s[key]));
 const range = (name: string, key: keyof StartSample) => {
   const xs = (samples.get(name) ?? []).map((s) => s[key]);
   return `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;

@@ -8,8 +8,8 @@
  *
  * The runner pins this client to the load core: polling never takes the server's core.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { cpuMs as serverCpuMs } from "../lib/start-sample.ts";
 
 const { values } = parseArgs({
   options: {
@@ -29,18 +29,6 @@ const env = {
   ...(JSON.parse(values.env) as Record<string, string>),
   BENCH_PORT: values.port,
 };
-
-/** CPU nanoseconds used so far by every thread of `pid`. */
-function cpuNs(pid: number): number {
-  let total = 0;
-  try {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8");
-      total += Number(stat.split(" ")[0]);
-    }
-  } catch {}
-  return total;
-}
 
 async function once(): Promise<{ ms: number; cpuMs: number }> {
   const start = performance.now();
@@ -63,7 +51,7 @@ async function once(): Promise<{ ms: number; cpuMs: number }> {
         const body = await response.text();
         if (response.status === 200 && (values.expect === undefined || body === values.expect)) {
           const ms = performance.now() - start;
-          return { ms, cpuMs: cpuNs(proc.pid) / 1e6 };
+          return { ms, cpuMs: serverCpuMs(proc.pid) };
         }
         throw new Error(`wrong answer: ${response.status} ${body.slice(0, 80)}`);
       } catch (error) {

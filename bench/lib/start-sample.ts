@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { readyPort } from "./proc.ts";
+import { median } from "./report.ts";
 
 export interface StartSample {
   ms: number;
@@ -31,7 +32,10 @@ export async function startSample(
   options: { cwd?: string; env?: Record<string, string | undefined> } = {},
 ): Promise<StartSample> {
   const started = performance.now();
-  const proc = Bun.spawn(command, { cwd: options.cwd, env: options.env, stdout: "pipe", stderr: "ignore" });
+  // `process.env` by hand: without `env`, Bun 1.4.5 passes the environment this process started with
+  // (docs/performance.md, "The start-up row measured the sources").
+  const env = options.env ?? { ...process.env };
+  const proc = Bun.spawn(command, { cwd: options.cwd, env, stdout: "pipe", stderr: "ignore" });
   const name = command.join(" ");
   try {
     const port = await readyPort(proc);
@@ -49,8 +53,7 @@ export async function startSample(
   }
 }
 
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+/** The median of the samples (bench/lib/report.ts's), NaN for none. */
+export function medianOf(xs: readonly number[]): number {
+  return median([...xs]) ?? Number.NaN;
 }

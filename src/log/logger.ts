@@ -4,7 +4,7 @@
  * log shipper can split fields without a JSON parser; or, with
  * `--log-format json`, one JSON object per line (src/log/json-line.ts).
  */
-import { isWhiteSpaceCode } from "../white-space.ts";
+import { isWhiteSpaceCode, isWordCode } from "../char-classes.ts";
 import { formatJsonLine } from "./json-line.ts";
 
 export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR"] as const;
@@ -161,20 +161,14 @@ function formatKey(key: string): string {
   let from = 0;
   for (let i = 0; i < key.length; i++) {
     const code = key.charCodeAt(i);
-    const word =
-      (code >= 0x61 && code <= 0x7a) || // a-z
-      (code >= 0x41 && code <= 0x5a) || // A-Z
-      (code >= 0x30 && code <= 0x39) || // 0-9
-      code === 0x5f || // _
-      code === 0x2e || // .
-      code === 0x2d; // -
-    if (word) continue;
+    if (isWordCode(code) || code === 0x2e || code === 0x2d) continue; // `.`, `-`
     out += `${key.slice(from, i)}_`;
     from = i + 1;
   }
   return from === 0 ? key : out + key.slice(from);
 }
 
+/** Formats one event as a line (exported for tests and for custom sinks). */
 export function formatLine(time: Date, level: LogLevel, msg: string, fields?: LogFields): string {
   let line = `time=${time.toISOString()} level=${level} msg=${formatValue(msg)}`;
   if (fields) {

@@ -36,31 +36,6 @@ export function normalisePath(path: string): string {
 const HEX = "0123456789ABCDEF";
 const utf8 = new TextEncoder();
 
-/**
- * Any character `mustEncode` is true for: everything but the printable ASCII it leaves alone
- * (`[^!$-;=@-\]_a-z|~]`). One loop with the test written in, rather than `mustEncode` per character
- * (called for every segment of every route at each build, that got the optimising JIT to compile
- * `mustEncode` at start: ~1.7 MB of the JIT's code paged in) or a regular expression (the first a
- * process runs pages in ~0.8 MB of the engine): docs/performance.md, "Start-up without regular
- * expressions".
- */
-function needsEncoding(segment: string): boolean {
-  for (let i = 0; i < segment.length; i++) {
-    const code = segment.charCodeAt(i);
-    const plain =
-      (code >= 0x61 && code <= 0x7a) || // a-z
-      (code >= 0x40 && code <= 0x5d) || // @ A-Z [ \ ]
-      (code >= 0x24 && code <= 0x3b) || // $ % & ' ( ) * + , - . / 0-9 : ;
-      code === 0x21 || // !
-      code === 0x3d || // =
-      code === 0x5f || // _
-      code === 0x7c || // |
-      code === 0x7e; // ~
-    if (!plain) return true;
-  }
-  return false;
-}
-
 /** `.`, `..` and their encoded forms (`%2e`, `.%2E`, …): `/^(?:\.|%2e){1,2}$/i`. */
 function isDotSegment(segment: string): boolean {
   if (segment.length > 6) return false;
@@ -76,23 +51,30 @@ function isDotSegment(segment: string): boolean {
 }
 
 /**
- * True for the characters a WHATWG URL parser percent-encodes in a path
- * (C0 controls, space, `"#<>?^\`{}`, DEL and everything non-ASCII). Requests
- * arrive encoded that way, so registered static segments must be too.
+ * The ASCII characters a WHATWG URL parser percent-encodes in a path: C0 controls, space,
+ * `"#<>?^\`{}` and DEL (everything non-ASCII is encoded too). Requests arrive encoded that way, so
+ * registered static segments must be too. A table filled by index, read inline below: a predicate
+ * called per character got the optimising JIT to compile it at start (~1.7 MB of the JIT's code
+ * paged in), and a regular expression pages in ~0.8 MB of the engine (docs/performance.md,
+ * "Start-up without regular expressions").
  */
+const ENCODED_ASCII = new Uint8Array(128);
+for (let code = 0; code <= 0x20; code++) ENCODED_ASCII[code] = 1;
+const ENCODED_PRINTABLE = '"#<>?^`{}\x7f';
+for (let i = 0; i < ENCODED_PRINTABLE.length; i++) ENCODED_ASCII[ENCODED_PRINTABLE.charCodeAt(i)] = 1;
+
+/** True for a character (code point) a URL parser percent-encodes in a path. */
 function mustEncode(code: number): boolean {
-  if (code <= 0x20 || code >= 0x7f) return true;
-  return (
-    code === 0x22 || // "
-    code === 0x23 || // #
-    code === 0x3c || // <
-    code === 0x3e || // >
-    code === 0x3f || // ?
-    code === 0x5e || // ^
-    code === 0x60 || // `
-    code === 0x7b || // {
-    code === 0x7d // }
-  );
+  return code >= 0x80 || ENCODED_ASCII[code] === 1;
+}
+
+/** Any character of `segment` that `mustEncode` is true for. */
+function needsEncoding(segment: string): boolean {
+  for (let i = 0; i < segment.length; i++) {
+    const code = segment.charCodeAt(i);
+    if (code >= 0x80 || ENCODED_ASCII[code] === 1) return true;
+  }
+  return false;
 }
 
 /**

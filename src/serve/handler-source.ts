@@ -6,17 +6,7 @@
  * regular expressions"). Each function matches what the regular expression in its comment would.
  */
 
-import { isWhiteSpaceCode } from "../white-space.ts";
-
-/** ASCII `[A-Za-z0-9_]`: the characters of `\w`. */
-function isWordCode(code: number): boolean {
-  return (
-    (code >= 0x61 && code <= 0x7a) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x30 && code <= 0x39) ||
-    code === 0x5f
-  );
-}
+import { isWhiteSpaceCode, isWordCode } from "../char-classes.ts";
 
 function skipSpaces(source: string, from: number): number {
   let i = from;
@@ -24,32 +14,21 @@ function skipSpaces(source: string, from: number): number {
   return i;
 }
 
-/** `source` continues with `word` at `at`. */
-function hasAt(source: string, at: number, word: string): boolean {
-  return source.startsWith(word, at);
-}
-
 /**
  * `/^(?:async\s*)?(?:function\s*\*?\s*[\w$]*\s*)?\(\s*\)/`: the source opens with an empty
- * parameter list (`() =>`, `async () =>`, `function () {`, `async function* name() {`).
+ * parameter list (`() =>`, `async () =>`, `function () {`, `async function* name() {`). Neither
+ * optional group needs the expression's backtracking: without it, the text left starts with a
+ * letter, never with `(`.
  */
 export function opensWithEmptyParameters(source: string): boolean {
-  // The optional groups backtrack: each is tried taken, then skipped, as the expression would.
-  const afterAsync = hasAt(source, 0, "async") ? [skipSpaces(source, 5), 0] : [0];
-  for (const start of afterAsync) {
-    if (hasAt(source, start, "function")) {
-      let i = skipSpaces(source, start + 8);
-      if (source.charCodeAt(i) === 0x2a) i = skipSpaces(source, i + 1); // `*`
-      while (i < source.length) {
-        const code = source.charCodeAt(i);
-        if (!isWordCode(code) && code !== 0x24) break; // `$`
-        i++;
-      }
-      if (emptyParametersAt(source, skipSpaces(source, i))) return true;
-    }
-    if (emptyParametersAt(source, start)) return true;
+  let i = source.startsWith("async") ? skipSpaces(source, 5) : 0;
+  if (source.startsWith("function", i)) {
+    i = skipSpaces(source, i + 8);
+    if (source.charCodeAt(i) === 0x2a) i = skipSpaces(source, i + 1); // `*`
+    while (i < source.length && (isWordCode(source.charCodeAt(i)) || source.charCodeAt(i) === 0x24)) i++; // `$`
+    i = skipSpaces(source, i);
   }
-  return false;
+  return emptyParametersAt(source, i);
 }
 
 /** `\(\s*\)` at `at`. */
