@@ -4,7 +4,7 @@
  * log shipper can split fields without a JSON parser; or, with
  * `--log-format json`, one JSON object per line (src/log/json-line.ts).
  */
-import { isWhiteSpaceCode, isWordCode } from "../char-classes.ts";
+import { ASCII_CLASS, isNonAsciiSpace, WORD } from "../char-classes.ts";
 import { formatJsonLine } from "./json-line.ts";
 
 export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR"] as const;
@@ -101,7 +101,7 @@ function needsQuotes(text: string): boolean {
   if (text === "") return true;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 128 ? QUOTED_ASCII[code] === 1 : code <= 0x9f || isWhiteSpaceCode(code)) return true;
+    if (code < 128 ? QUOTED_ASCII[code] === 1 : code <= 0x9f || isNonAsciiSpace(code)) return true;
   }
   return false;
 }
@@ -161,7 +161,7 @@ function formatKey(key: string): string {
   let from = 0;
   for (let i = 0; i < key.length; i++) {
     const code = key.charCodeAt(i);
-    if (isWordCode(code) || code === 0x2e || code === 0x2d) continue; // `.`, `-`
+    if ((code < 128 && (ASCII_CLASS[code] & WORD) !== 0) || code === 0x2e || code === 0x2d) continue; // `.`, `-`
     out += `${key.slice(from, i)}_`;
     from = i + 1;
   }

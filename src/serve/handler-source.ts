@@ -6,11 +6,14 @@
  * regular expressions"). Each function matches what the regular expression in its comment would.
  */
 
-import { isWhiteSpaceCode, isWordCode } from "../char-classes.ts";
+import { ASCII_CLASS, isNonAsciiSpace, SPACE, WORD } from "../char-classes.ts";
 
 function skipSpaces(source: string, from: number): number {
   let i = from;
-  while (i < source.length && isWhiteSpaceCode(source.charCodeAt(i))) i++;
+  for (; i < source.length; i++) {
+    const code = source.charCodeAt(i);
+    if (code < 128 ? (ASCII_CLASS[code] & SPACE) === 0 : !isNonAsciiSpace(code)) break;
+  }
   return i;
 }
 
@@ -25,7 +28,10 @@ export function opensWithEmptyParameters(source: string): boolean {
   if (source.startsWith("function", i)) {
     i = skipSpaces(source, i + 8);
     if (source.charCodeAt(i) === 0x2a) i = skipSpaces(source, i + 1); // `*`
-    while (i < source.length && (isWordCode(source.charCodeAt(i)) || source.charCodeAt(i) === 0x24)) i++; // `$`
+    for (; i < source.length; i++) {
+      const code = source.charCodeAt(i);
+      if (code !== 0x24 && !(code < 128 && (ASCII_CLASS[code] & WORD) !== 0)) break; // `[\w$]`
+    }
     i = skipSpaces(source, i);
   }
   return emptyParametersAt(source, i);
@@ -40,9 +46,13 @@ function emptyParametersAt(source: string, at: number): boolean {
 /** `/\barguments\b/`: the word `arguments` appears in the source. */
 export function readsArguments(source: string): boolean {
   for (let at = source.indexOf("arguments"); at !== -1; at = source.indexOf("arguments", at + 1)) {
-    const before = at === 0 ? -1 : source.charCodeAt(at - 1);
-    const after = at + 9 < source.length ? source.charCodeAt(at + 9) : -1;
-    if (!isWordCode(before) && !isWordCode(after)) return true;
+    const before = at === 0 ? 0 : source.charCodeAt(at - 1);
+    const after = at + 9 < source.length ? source.charCodeAt(at + 9) : 0;
+    if (
+      !(before < 128 && (ASCII_CLASS[before] & WORD) !== 0) &&
+      !(after < 128 && (ASCII_CLASS[after] & WORD) !== 0)
+    )
+      return true;
   }
   return false;
 }

@@ -194,6 +194,32 @@ describe("webfw app.ts [flags] runs the app with its flags", () => {
     }
   });
 
+  test("a line that runs an app loads neither citty nor the subcommands before it becomes the app", async () => {
+    // docs/cli.md, "One process": they cost `webfw app.ts` ~5 ms of CPU before the app started.
+    const preload = join(REPO, "test/cli/fixtures/stop-at-execve.ts");
+    const COMMAND_MODULES = /citty|cli\/commands|launch\/(actions|build|help|version|prepare-start)/;
+    const inRepo = (files: string[]) =>
+      files.map((file) => file.slice(file.indexOf("/node_modules/") + 1 || REPO.length + 1));
+    const ran = await run("--preload", [preload, "cli/webfw.ts", MINI_APP, "--port", "0", "--workers=2"]);
+    expect(ran.code).toBe(0);
+    const seen = JSON.parse(ran.stdout) as { path: string; args: string[]; loaded: string[] };
+    expect(seen.path).toBe(process.execPath);
+    expect(seen.args).toEqual([process.execPath, MINI_APP, "--port", "0", "--workers=2"]);
+    const loaded = inRepo(seen.loaded);
+    expect(loaded).toContain("src/launch/flags.ts");
+    expect(loaded.filter((file) => COMMAND_MODULES.test(file))).toEqual([]);
+    // The other lines go through citty (the check can fail): --version, and a bad value.
+    const version = await run("--preload", [preload, "cli/webfw.ts", "--version"]);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(`webfw ${pkg.version}`);
+    const versionLoaded = inRepo((JSON.parse(version.stderr.trim()) as { loaded: string[] }).loaded);
+    expect(versionLoaded.filter((file) => COMMAND_MODULES.test(file)).length).toBeGreaterThan(2);
+    const bad = await run("--preload", [preload, "cli/webfw.ts", MINI_APP, "--port", "x"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--port");
+    expect(bad.stdout).toBe("");
+  });
+
   test("WEBFW_HOST / WEBFW_PORT apply, and --port wins over WEBFW_PORT", async () => {
     const envPort = freePort();
     const a = start([MINI_APP], { WEBFW_PORT: String(envPort), WEBFW_HOST: "127.0.0.1" });

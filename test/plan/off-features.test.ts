@@ -217,3 +217,46 @@ test("the count sees the framework's regular expressions (it can fail)", async (
   expect(regexps.length).toBe(1);
   expect(regexps[0]).toStartWith("/^\\[[0-9A-Fa-f:.]+\\]$");
 });
+
+/**
+ * The engine's first JIT compile pages in ~1 MB that a raw `Bun.serve` never touches
+ * (docs/performance.md, "A predicate per character"): a one-route app with the access log on, as an
+ * app starts by default, compiles no function from its start to its first answer. JavaScriptCore
+ * prints each compile's code with `BUN_JSC_dump…Disassembly=1`.
+ */
+async function jitCompiles(env: Record<string, string>): Promise<{ status: number; compiled: string[] }> {
+  const proc = Bun.spawn([process.execPath, FIXTURE], {
+    env: {
+      ...process.env,
+      ...env,
+      LIST_MODULES: "0",
+      BUN_JSC_dumpBaselineDisassembly: "1",
+      BUN_JSC_dumpDFGDisassembly: "1",
+      BUN_JSC_dumpFTLDisassembly: "1",
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  expect(await proc.exited).toBe(0);
+  const { status } = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { status: number };
+  const compiled = err
+    .split("\n")
+    .filter((line) => line.startsWith("Generated "))
+    .map((line) => line.slice(0, line.indexOf("#")));
+  return { status, compiled };
+}
+
+test("a one-route app JIT-compiles nothing from its start to its first answer", async () => {
+  const { status, compiled } = await jitCompiles({ FEATURES: "0", ACCESS_LOG: "1" });
+  expect(status).toBe(200);
+  expect(compiled).toEqual([]);
+});
+
+test("the JIT's compiles are seen (it can fail)", async () => {
+  // Forty answers, each with its access-log line: the line's formatting runs often enough to compile.
+  const { status, compiled } = await jitCompiles({ FEATURES: "0", ACCESS_LOG: "1", REQUESTS: "40" });
+  expect(status).toBe(200);
+  expect(compiled.length).toBeGreaterThan(0);
+  expect(compiled.every((line) => line.startsWith("Generated Baseline JIT code for "))).toBe(true);
+});
