@@ -1,11 +1,12 @@
 import type { Headers } from "../http/headers.ts";
 import { TEXT_PLAIN } from "../http/media-type.ts";
 import type { Request } from "../http/request.ts";
+import { isToken } from "../http/token.ts";
 import { Response } from "../response/response.ts";
 import { appendVary } from "../response/vary.ts";
 import { installPair, type MiddlewarePair, type MiddlewareTarget } from "../router/middleware.ts";
 import { markCorsPair } from "./marks.ts";
-import { type CorsOptions, type CorsPolicy, corsPolicy, TOKEN } from "./policy.ts";
+import { type CorsOptions, type CorsPolicy, corsPolicy } from "./policy.ts";
 
 export type { CorsOptions, CorsOrigins, CorsPolicy } from "./policy.ts";
 
@@ -84,7 +85,7 @@ async function preflight(
     vary.push("Origin");
     if (!(await policy.allows(origin))) return refuse(403, "CORS: origin not allowed", vary);
   }
-  if (!TOKEN.test(method)) return refuse(400, "CORS: malformed Access-Control-Request-Method", vary);
+  if (!isToken(method)) return refuse(400, "CORS: malformed Access-Control-Request-Method", vary);
   if (policy.methods !== null && !SAFELISTED_METHODS.has(method) && !policy.methods.has(method)) {
     return refuse(403, `CORS: method '${method}' is not allowed`, vary);
   }
@@ -117,7 +118,7 @@ function requestedHeaders(value: string | null): string[] | null {
     .split(",")
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== "");
-  return names.every((name) => TOKEN.test(name)) ? names : null;
+  return names.every(isToken) ? names : null;
 }
 
 /** A refused preflight: no CORS headers, so the browser blocks the request; the text says why. */

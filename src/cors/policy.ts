@@ -1,3 +1,5 @@
+import { isToken } from "../http/token.ts";
+
 /** Which origins may read responses. A RegExp must match the whole origin. */
 export type CorsOrigins =
   | "*"
@@ -38,7 +40,6 @@ export interface CorsPolicy {
   allows(origin: string): boolean | Promise<boolean>;
 }
 
-export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // A serialized origin: scheme "://" host [":" port]; nothing after it, not even a slash.
 const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/(?:\[[0-9a-f:.]+\]|[^\s/?#@:[\]]+)(?::\d{1,5})?$/i;
 const DEFAULT_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
@@ -117,7 +118,7 @@ function tokenList(name: string, value: readonly string[] | "*", lower: boolean)
   if (value === "*") return null;
   if (!Array.isArray(value)) throw new TypeError(`cors: ${name} must be a list of names or "*"`);
   return value.map((item) => {
-    if (typeof item !== "string" || !TOKEN.test(item))
+    if (typeof item !== "string" || !isToken(item))
       throw new TypeError(`cors: invalid name '${String(item)}' in ${name}`);
     return lower ? item.toLowerCase() : item;
   });

@@ -1,3 +1,5 @@
+import { isToken } from "./token.ts";
+
 export interface CookieOptions {
   path?: string;
   domain?: string;
@@ -15,7 +17,6 @@ export interface CookieOptions {
 export const MAX_COOKIE_BYTES = 4096;
 
 // RFC 6265 cookie-name is an RFC 7230 token; a value may not hold CTLs, spaces, `"`, `,`, `;` or `\`.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PATH_VALUE = /^\/[^;\p{Cc}]*$/u;
 // A host name or IP literal (IDN must be given as punycode); an optional leading dot is ignored by browsers.
 const DOMAIN_VALUE = /^\.?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/;
@@ -29,7 +30,7 @@ const SAME_SITE: Record<string, string> = { strict: "Strict", lax: "Lax", none: 
  * and `__Host-` refuses a `Domain` and any `Path` but `/`.
  */
 export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
-  if (typeof name !== "string" || !TOKEN.test(name))
+  if (typeof name !== "string" || !isToken(name))
     throw new TypeError(`invalid cookie name '${String(name)}'`);
   if (typeof value !== "string") throw new TypeError(`cookie '${name}' value must be a string`);
   // encodeURIComponent would throw URIError on a lone surrogate: make it the documented TypeError.

@@ -5,7 +5,9 @@
  * last. Nothing here decides whom to believe: src/http/client-address.ts walks the hops from the
  * right, past the trusted proxies only. Read only when the socket is a trusted proxy.
  */
+
 import { type IpBytes, parseIp } from "./ip-address.ts";
+import { isToken } from "./token.ts";
 
 /** One hop: what one proxy wrote about the node it received the request from. */
 export interface Hop {
@@ -78,8 +80,6 @@ export function listValues(header: string | null): string[] {
   return header.split(",").map((value) => value.trim());
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * `Forwarded: for=192.0.2.60;proto=http;by=203.0.113.43, for="[2001:db8:cafe::17]:4711"`: one
  * hop per element. An element that breaks the grammar (an unclosed quote, a pair without `=`, a
@@ -118,7 +118,7 @@ export function parseForwarded(header: string): Hop[] {
     }
     const equals = header.indexOf("=", i);
     const name = equals === -1 ? "" : header.slice(i, equals).trim().toLowerCase();
-    if (!TOKEN.test(name)) {
+    if (!isToken(name)) {
       broken = true;
       i = skipToNextElement(header, i);
       continue;
@@ -153,7 +153,7 @@ export function parseForwarded(header: string): Hop[] {
       const start = at;
       while (at < length && header[at] !== ";" && header[at] !== "," && header[at] !== " ") at++;
       value = header.slice(start, at);
-      if (!TOKEN.test(value) && !/^[0-9.:[\]]+$/.test(value)) broken = true;
+      if (!isToken(value) && !/^[0-9.:[\]]+$/.test(value)) broken = true;
     }
     if (element[name] !== undefined) broken = true; // RFC 7239 §4: each parameter at most once.
     element[name] = value;

@@ -1,4 +1,5 @@
 import { DEFAULT_REQUEST_ID_HEADER } from "../http/request-id.ts";
+import { isToken } from "../http/token.ts";
 
 /** `new Webfw(path, { requestId })`: see docs/request-ids.md. */
 export interface RequestIdOptions {
@@ -17,8 +18,6 @@ export interface ResolvedRequestIdOptions {
   trustIncoming: boolean;
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /** `true` → the defaults; `false`/absent → off (`null`); an object → checked. */
 export function resolveRequestIdOptions(
   option: boolean | RequestIdOptions | undefined,
@@ -26,7 +25,7 @@ export function resolveRequestIdOptions(
   if (option === undefined || option === false) return null;
   const given = option === true ? {} : option;
   const header = given.header ?? DEFAULT_REQUEST_ID_HEADER;
-  if (typeof header !== "string" || !TOKEN.test(header)) {
+  if (typeof header !== "string" || !isToken(header)) {
     throw new TypeError(`requestId.header must be a header name, got ${JSON.stringify(header)}`);
   }
   return { header: header.toLowerCase(), trustIncoming: given.trustIncoming ?? true };

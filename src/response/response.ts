@@ -1,6 +1,7 @@
 import { type CookieOptions, serializeCookie } from "../http/cookies.ts";
 import { Headers, isPlainHeaders, plainHeaders } from "../http/headers.ts";
 import { BINARY, JSON_UTF8 } from "../http/media-type.ts";
+import { isToken } from "../http/token.ts";
 import { contentTypeOf, markImpliedText } from "./plain-text.ts";
 import { isNoBodyStatus, webResponseOf } from "./web-response.ts";
 
@@ -186,14 +187,13 @@ export const BINARY_HEADERS = plainHeaders({ "content-type": BINARY });
 function checkHeaderObject(headers: Record<string, string>): void {
   for (const name in headers) {
     const value = headers[name];
-    if (!HEADER_NAME.test(name)) throw new TypeError(`Invalid header name: '${name}'`);
+    if (!isToken(name)) throw new TypeError(`Invalid header name: '${name}'`);
     // A number is taken as its text, as the Headers constructor does.
     if (BAD_VALUE.test(String(value)))
       throw new TypeError(`Header '${name}' has invalid value: '${String(value)}'`);
   }
 }
 
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_VALUE = /[\0\n\r]/;
 
 /** The name of a `Set-Cookie` line (`a=1; Path=/` gives `a`). */
