@@ -16,7 +16,7 @@ import { FlagError, parseFlags, usage, withoutPositionals } from "../src/launch/
 import { reportFlagError } from "../src/launch/prepare-start.ts";
 import { VERSION } from "../src/launch/version.ts";
 
-/** Runs the app the command line names (cli/webfw.ts: `execve` into `bun app.ts`); returns its exit code. */
+/** Runs the app the command line names as its own program (cli/webfw.ts); returns its exit code. */
 export type RunApp = (app: string, flagArgs: string[]) => Promise<number>;
 
 /** citty's view of the shared flag table (used for its metadata; validation is ours). */

@@ -1,6 +1,6 @@
 /** `bun cli/webfw.ts …` and `bun app.ts …` as subprocesses: exit codes, messages, pass-through. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { browserUrl, openUrl } from "../../src/launch/open.ts";
@@ -184,7 +184,7 @@ describe("webfw app.ts [flags] runs the app with its flags", () => {
     const { proc } = start(["cli/webfw.ts", MINI_APP, "--port", String(port)]);
     try {
       const body = await info(port);
-      // process.execve (docs/cli.md, "One process"): the pid `webfw` got is the app's own.
+      // The app runs in the command's own process (docs/cli.md, "One process"): the pid `webfw` got serves.
       expect(body.pid).toBe(proc.pid);
       expect(readFileSync(`/proc/${proc.pid}/cmdline`, "utf8").split("\0")).toContain(MINI_APP);
       proc.kill("SIGTERM");
@@ -194,30 +194,48 @@ describe("webfw app.ts [flags] runs the app with its flags", () => {
     }
   });
 
-  test("a line that runs an app loads neither citty nor the subcommands before it becomes the app", async () => {
-    // docs/cli.md, "One process": they cost `webfw app.ts` ~5 ms of CPU before the app started.
-    const preload = join(REPO, "test/cli/fixtures/stop-at-execve.ts");
-    const COMMAND_MODULES = /citty|cli\/commands|launch\/(actions|build|help|version|prepare-start)/;
-    const inRepo = (files: string[]) =>
-      files.map((file) => file.slice(file.indexOf("/node_modules/") + 1 || REPO.length + 1));
-    const ran = await run("--preload", [preload, "cli/webfw.ts", MINI_APP, "--port", "0", "--workers=2"]);
+  test("webfw app.ts runs the app as the main module, with neither citty nor the subcommands loaded", async () => {
+    // docs/cli.md, "One process": the app runs in the command's own process, as `bun app.ts` would.
+    const app = join(REPO, "test/cli/fixtures/print-main.ts");
+    const ran = await runCli([app, "--port", "0", "--workers=2"]);
     expect(ran.code).toBe(0);
-    const seen = JSON.parse(ran.stdout) as { path: string; args: string[]; loaded: string[] };
-    expect(seen.path).toBe(process.execPath);
-    expect(seen.args).toEqual([process.execPath, MINI_APP, "--port", "0", "--workers=2"]);
-    const loaded = inRepo(seen.loaded);
+    const seen = JSON.parse(ran.stdout) as { main: boolean; argv: string[]; loaded: string[] };
+    expect(seen.main).toBe(true);
+    expect(seen.argv).toEqual([app, "--port", "0", "--workers=2"]);
+    const COMMAND_MODULES = /citty|cli\/commands|launch\/(actions|build|help|version|prepare-start)|node:/;
+    const loaded = seen.loaded.map((file) => file.slice(REPO.length + 1));
     expect(loaded).toContain("src/launch/flags.ts");
     expect(loaded.filter((file) => COMMAND_MODULES.test(file))).toEqual([]);
-    // The other lines go through citty (the check can fail): --version, and a bad value.
+    // The other lines go through citty (the check can fail).
+    const preload = join(REPO, "test/cli/fixtures/loaded-at-exit.ts");
     const version = await run("--preload", [preload, "cli/webfw.ts", "--version"]);
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toBe(`webfw ${pkg.version}`);
-    const versionLoaded = inRepo((JSON.parse(version.stderr.trim()) as { loaded: string[] }).loaded);
+    const versionLoaded = (
+      JSON.parse(version.stderr.trim().split("\n").at(-1) ?? "{}") as { loaded: string[] }
+    ).loaded;
     expect(versionLoaded.filter((file) => COMMAND_MODULES.test(file)).length).toBeGreaterThan(2);
-    const bad = await run("--preload", [preload, "cli/webfw.ts", MINI_APP, "--port", "x"]);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--port");
-    expect(bad.stdout).toBe("");
+  });
+
+  test("webfw app: a symlinked app and a CommonJS app are the main module too", async () => {
+    const target = join(REPO, "test/cli/fixtures/print-main.ts");
+    const link = join(tmp.path, "linked-app.ts");
+    symlinkSync(target, link);
+    const linked = await runCli([link, "--port", "0"]);
+    expect(linked.code).toBe(0);
+    // Bun resolves the link: the app's own path is the target's, and it is the main module.
+    expect(JSON.parse(linked.stdout)).toMatchObject({
+      main: true,
+      path: target,
+      argv: [target, "--port", "0"],
+    });
+    const cjs = await runCli([join(REPO, "test/cli/fixtures/print-main.cjs"), "--port", "0"]);
+    expect(cjs.code).toBe(0);
+    expect(JSON.parse(cjs.stdout)).toMatchObject({ main: true });
+    // A folder is not an app file, even one Bun could resolve to its index file.
+    const folder = await runCli([join(REPO, "src"), "--port", "0"]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain("app file not found");
   });
 
   test("WEBFW_HOST / WEBFW_PORT apply, and --port wins over WEBFW_PORT", async () => {
