@@ -230,6 +230,8 @@ async function jitCompiles(env: Record<string, string>): Promise<{ status: numbe
       ...process.env,
       ...env,
       LIST_MODULES: "0",
+      // Compiles on the thread that asks for them, so none is still running (and unprinted) at exit.
+      BUN_JSC_useConcurrentJIT: "0",
       BUN_JSC_dumpBaselineDisassembly: "1",
       BUN_JSC_dumpDFGDisassembly: "1",
       BUN_JSC_dumpFTLDisassembly: "1",
@@ -257,6 +259,8 @@ test("the JIT's compiles are seen (it can fail)", async () => {
   // Forty answers, each with its access-log line: the line's formatting runs often enough to compile.
   const { status, compiled } = await jitCompiles({ FEATURES: "0", ACCESS_LOG: "1", REQUESTS: "40" });
   expect(status).toBe(200);
-  expect(compiled.length).toBeGreaterThan(0);
-  expect(compiled.every((line) => line.startsWith("Generated Baseline JIT code for "))).toBe(true);
+  // The log key's formatting, by whichever tier compiled it first (a busy machine also sees DFG).
+  expect(compiled.some((line) => line.startsWith("Generated ") && line.endsWith(" for formatKey"))).toBe(
+    true,
+  );
 });
