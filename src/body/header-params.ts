@@ -3,18 +3,13 @@
  * `multipart/form-data; boundary="x"` or `form-data; name="a"; filename="b.txt"`
  * (RFC 9110 §5.6.6 parameters, RFC 8187 `name*=` extended values).
  */
+import { ASCII_CLASS, TCHAR } from "../char-classes.ts";
 
 export interface ParsedHeaderValue {
   /** The value before the first `;`, trimmed and lower-cased (`multipart/form-data`, `form-data`). */
   value: string;
   /** Parameters by lower-cased name; a `name*` extended value is stored decoded under `name*`. */
   params: Map<string, string>;
-}
-
-/** RFC 9110 tchar, as a lookup table: this runs for every part of every multipart body. */
-const TOKEN_CHAR = new Uint8Array(128);
-for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-  TOKEN_CHAR[c.charCodeAt(0)] = 1;
 }
 
 /**
@@ -33,7 +28,8 @@ export function parseHeaderValue(header: string): ParsedHeaderValue | null {
     while (i < n && (header[i] === " " || header[i] === "\t" || header[i] === ";")) i++;
     if (i >= n) break;
     const nameStart = i;
-    while (i < n && TOKEN_CHAR[header.charCodeAt(i)] === 1) i++;
+    // RFC 9110 tchar, read from the shared table: this runs for every part of every multipart body.
+    while (i < n && (ASCII_CLASS[header.charCodeAt(i)] & TCHAR) !== 0) i++;
     const name = header.slice(nameStart, i).toLowerCase();
     while (i < n && (header[i] === " " || header[i] === "\t")) i++;
     if (name === "" || header[i] !== "=") return null;

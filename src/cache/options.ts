@@ -3,6 +3,7 @@
  * its checks, and how a route's setting is resolved from its own and its routers'.
  */
 import type { Request } from "../http/request.ts";
+import { isToken } from "../http/token.ts";
 
 /** Makes the part of the cache key that names the resource; it must include the identity when the answer depends on it. */
 export type CacheKeyFunction = (request: Request) => string | Promise<string>;
@@ -36,7 +37,6 @@ export interface ResolvedCache {
 }
 
 const KNOWN = new Set(["ttl", "staleWhileRevalidate", "key", "vary", "tags"]);
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-zA-Z]+$/;
 
 /** Checks a declaration where it is made; the error names the place. */
 export function checkCacheSetting(setting: unknown, where: string): CacheSetting {
@@ -63,7 +63,7 @@ export function checkCacheSetting(setting: unknown, where: string): CacheSetting
     throw new TypeError(`cache of ${where}: key must be a function of the request`);
   if (
     vary !== undefined &&
-    (!Array.isArray(vary) || vary.some((name) => typeof name !== "string" || !TOKEN.test(name)))
+    (!Array.isArray(vary) || vary.some((name) => typeof name !== "string" || !isToken(name)))
   )
     throw new TypeError(`cache of ${where}: vary must be a list of header names`);
   if (

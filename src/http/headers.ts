@@ -1,4 +1,5 @@
 import { TEXT_PLAIN } from "./media-type.ts";
+import { isToken } from "./token.ts";
 
 /**
  * Case-insensitive HTTP headers (spec `Headers`), with the Fetch standard's rules.
@@ -170,28 +171,12 @@ function isContentType(name: string): boolean {
   return name.length === 12 && name.toLowerCase() === "content-type";
 }
 
-/** `tchar` of RFC 9110 §5.6.2, by character code. */
-const TOKEN = new Uint8Array(128);
-for (const ch of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-  TOKEN[ch.charCodeAt(0)] = 1;
-}
-
 /**
  * A name the plain form holds: valid, and neither `Set-Cookie` (separate lines, kept by the Web
  * `Headers`) nor `__proto__` (not an own property of an object literal).
  */
 function isPlainName(name: string, lower: string): boolean {
   return lower !== "set-cookie" && lower !== "__proto__" && isToken(name);
-}
-
-/** A valid header name. */
-function isToken(name: string): boolean {
-  if (name.length === 0) return false;
-  for (let i = 0; i < name.length; i++) {
-    const code = name.charCodeAt(i);
-    if (code > 127 || TOKEN[code] !== 1) return false;
-  }
-  return true;
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * RFC 9110 §5.6.2 `token`: one or more `tchar` (letters, digits and ``!#$%&'*+-.^_`|~``), the
- * grammar of header names, methods, cookie names and the parameter names of `Forwarded`. Five
- * modules (cookies, `Forwarded`, CORS, request ids, the `Response` headers check) each held their own
- * copy of the same regular expression; this is the one test they share, a loop over the table of
- * src/char-classes.ts.
+ * grammar of header names, methods, cookie names, metric names and the parameter names of
+ * `Forwarded`. The header checks, cookies, `Forwarded`, CORS, request ids, cache `vary` names and
+ * Server-Timing each held their own copy (a regular expression or a table); this is the one test
+ * they share, a loop over the table of src/char-classes.ts.
  */
 import { ASCII_CLASS, TCHAR } from "../char-classes.ts";
 

@@ -7,12 +7,10 @@
  */
 import type { Request } from "../http/request.ts";
 import { ContextSlot, contextOf } from "../http/request-context.ts";
+import { isToken } from "../http/token.ts";
 import type { TracingHooks } from "../observability/hooks.ts";
 import { withHeader } from "../response/copy-response.ts";
 import type { Dispatcher, RoutePlan } from "../serve/dispatch.ts";
-
-/** RFC 9110 token: a metric's name. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 interface Entry {
   name: string;
@@ -82,8 +80,7 @@ export function timeHandler(plan: RoutePlan): void {
 }
 
 function checkedName(name: string, description: string | undefined): string | undefined {
-  if (!TOKEN.test(name))
-    throw new TypeError(`Server-Timing metric name ${JSON.stringify(name)} is not a token`);
+  if (!isToken(name)) throw new TypeError(`Server-Timing metric name ${JSON.stringify(name)} is not a token`);
   // A quoted-string: no quotes, backslashes or control characters.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed here
   return description?.replace(/["\\\x00-\x1F\x7F]/g, "");
