@@ -95,6 +95,7 @@ const app = await appToRun(rawArgs);
 if (app === null) await (await import("./commands.ts")).runCommand(rawArgs, runAppProgram);
 else {
   const flagArgs = withoutPositionals(rawArgs);
-  if (becomeMain(app, flagArgs)) await import(Bun.pathToFileURL(app).href);
+  // By path, not a file URL: making the URL would keep the URL machinery in the app's process.
+  if (becomeMain(app, flagArgs)) await import(app);
   else process.exit(await runAppProgram(app, flagArgs));
 }
