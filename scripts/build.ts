@@ -14,7 +14,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { isBuiltin } from "node:module";
-import { join, posix } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { parseArgs } from "node:util";
 import { LAZY_CHUNKS_FILE, type LazyChunks, listedCalls } from "../src/launch/lazy-chunks.ts";
 
@@ -76,9 +76,9 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
   rmSync(join(outdir, "chunks"), { recursive: true, force: true });
   rmSync(join(outdir, "native"), { recursive: true, force: true });
   rmSync(join(outdir, LAZY_CHUNKS_FILE), { force: true });
-  const result = await Bun.build({
-    entrypoints: await entrypoints(root),
-    outdir,
+  const entries = await entrypoints(root);
+  const options = {
+    entrypoints: entries,
     root,
     target: "bun",
     format: "esm",
@@ -89,10 +89,19 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
     define: { "process.env.WEBFW_BUILT_LAYOUT": JSON.stringify("dist") },
     // Entries keep their place (dist/src/index.js, dist/cli/webfw.js).
     naming: { entry: "[dir]/[name].[ext]", chunk: "chunks/[name]-[hash].[ext]" },
-    plugins: [nativeSourcesByPackagePath],
+    throw: false,
+  } satisfies Bun.BuildConfig;
+  const tied = tiedToCore(
+    await lazyRoots({ ...options, plugins: [nativeSourcesByPackagePath] }),
+    entries,
+    root,
+  );
+  const result = await Bun.build({
+    ...options,
+    outdir,
+    plugins: [nativeSourcesByPackagePath, importingTheCore(tied, root)],
     // Which output requires which chunk lazily: the list `webfw build` embeds them by.
     metafile: true,
-    throw: false,
   });
   if (!result.success) throw new AggregateError(result.logs, "bun build failed");
   if (!result.metafile) throw new Error("bun build returned no metafile");
@@ -101,6 +110,63 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
   await Bun.write(join(outdir, LAZY_CHUNKS_FILE), `${JSON.stringify(lazy, null, 2)}\n`);
   for (const output of result.outputs)
     if (output.kind === "entry-point") await restoreExportedNames(output.path);
+}
+
+/**
+ * One chunk for the code an app loads at start (docs/packaging.md, "One chunk at start"). Bun splits
+ * by the set of entry points (and `import()`/lazy `require()` targets, which are entry points of
+ * their own) that reach each module: every lazy module reaching a different part of the core made
+ * that part its own chunk, and `import "webfw"` opened 44 files. Each module costs the engine a
+ * record, an environment and a link step whatever its size (docs/performance.md, "Issue 32, tenth
+ * pass"). When every lazy module and every app-side entry also imports the root entry, every module
+ * the root entry reaches has the same set, so they are one chunk. These entries stay apart: they
+ * are used without an app (the typed client, the types, templates) or must start without the core
+ * (the command reads its flags before the app imports the framework).
+ */
+const STANDALONE_ENTRIES = [
+  "src/index.ts",
+  "src/client/index.ts",
+  "src/types.ts",
+  "src/templating/index.ts",
+  "cli/webfw.ts",
+];
+
+/** The targets of the sources' own `import()` and lazy `require()` calls: a build that writes nothing. */
+async function lazyRoots(options: Bun.BuildConfig): Promise<Set<string>> {
+  const roots = new Set<string>();
+  const recordLazy: Bun.BunPlugin = {
+    name: "webfw-lazy-roots",
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind === "dynamic-import" || args.kind === "require-call")
+          roots.add(Bun.resolveSync(args.path, dirname(args.importer)));
+        return undefined;
+      });
+    },
+  };
+  const result = await Bun.build({ ...options, plugins: [...(options.plugins ?? []), recordLazy] });
+  if (!result.success) throw new AggregateError(result.logs, "bun build failed");
+  return roots;
+}
+
+/** The lazy modules and the app-side entries: each is built as if it imported the root entry too. */
+function tiedToCore(roots: Set<string>, entries: string[], root: string): Set<string> {
+  const apart = new Set(STANDALONE_ENTRIES.map((file) => join(root, file)));
+  return new Set([...roots, ...entries].filter((file) => !apart.has(file)));
+}
+
+/** Prepends `import "<root>/src/index.ts"` to the modules `tiedToCore` lists (no source file changes). */
+function importingTheCore(tied: Set<string>, root: string): Bun.BunPlugin {
+  const core = JSON.stringify(join(root, "src/index.ts"));
+  return {
+    name: "webfw-one-core-chunk",
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (!tied.has(args.path)) return undefined;
+        return { contents: `import ${core};\n${await Bun.file(args.path).text()}`, loader: "ts" };
+      });
+    },
+  };
 }
 
 /**

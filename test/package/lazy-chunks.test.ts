@@ -55,16 +55,59 @@ describe(`dist/${LAZY_CHUNKS_FILE}`, () => {
         expect(outputs()).toContain(posix.normalize(posix.join(posix.dirname(file), specifier)));
   });
 
-  test("the lazy JWKS module of the package's root entry is in the list", () => {
-    expect(list.requires["src/index.js"]?.some((s) => /^\.\.\/chunks\/jwks-[a-z0-9]+\.js$/.test(s))).toBe(
-      true,
-    );
+  test("the lazy JWKS module of the package's root entry is in the list, required from its core chunk", () => {
+    const callers = Object.entries(list.requires)
+      .filter(([, specifiers]) => specifiers.some((s) => /^(\.\.\/chunks|\.)\/jwks-[a-z0-9]+\.js$/.test(s)))
+      .map(([file]) => file);
+    expect(callers.length).toBe(1);
+    expect(staticGraph("src/index.js")).toContain(callers[0]);
   });
 
   test("so are the packages required lazily (mustache, by MustacheTemplate), not Node's built-ins", () => {
     expect(list.packages).toEqual({ "src/templating/index.js": ["mustache"] });
     const code = readFileSync(join(out, "src/templating/index.js"), "utf8");
     expect(code).toContain(lazyPackageCall("mustache"));
+  });
+});
+
+/** The outputs `file` loads through static imports, itself included (relative to `out`). */
+function staticGraph(file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file)) return [...seen];
+  seen.add(file);
+  const code = readFileSync(join(out, file), "utf8");
+  for (const match of code.matchAll(/(?:\bfrom|\bimport)\s*"(\.[^"]+)"/g))
+    staticGraph(posix.normalize(posix.join(posix.dirname(file), match[1] as string)), seen);
+  return [...seen];
+}
+
+describe('what `import "webfw"` loads (docs/packaging.md, "One chunk at start")', () => {
+  test("the root entry and one chunk of the core, with a few small chunks shared with the standalone entries", () => {
+    const files = staticGraph("src/index.js");
+    const sizes = files.map((file) => readFileSync(join(out, file)).byteLength).sort((a, b) => b - a);
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    // 44 files before the lazy modules were tied to the root entry; the command, the typed client and
+    // templates each share a few helpers with the core (chunks of 1-9 KB).
+    expect(files.length).toBeLessThanOrEqual(6);
+    expect(sizes[0] as number).toBeGreaterThan(total * 0.85);
+  });
+
+  test("a lazy chunk imports the core chunk itself, never a piece of it", () => {
+    const core = staticGraph("src/index.js");
+    const [biggest] = core
+      .filter((file) => file.startsWith("chunks/"))
+      .sort((a, b) => readFileSync(join(out, b)).byteLength - readFileSync(join(out, a)).byteLength);
+    const lazy = [
+      ...new Set(
+        Object.values(list.requires)
+          .flat()
+          .map((s) => posix.basename(s)),
+      ),
+    ];
+    expect(lazy.length).toBeGreaterThan(5);
+    for (const name of lazy) {
+      const imports = staticGraph(`chunks/${name}`).filter((file) => core.includes(file));
+      if (imports.length > 0) expect(imports).toContain(biggest);
+    }
   });
 });
 
