@@ -120,8 +120,9 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
  * record, an environment and a link step whatever its size (docs/performance.md, "Issue 32, tenth
  * pass"). When every lazy module and every app-side entry also imports the root entry, every module
  * the root entry reaches has the same set, so they are one chunk. These entries stay apart: they
- * are used without an app (the typed client, the types, templates) or must start without the core
- * (the command reads its flags before the app imports the framework).
+ * are used without an app (the typed client, the types, templates) or start before it (the
+ * command's entry, 10 KB before it imports the app). The command's lazy modules (flag parser, help,
+ * `cli/commands.ts`) are tied: kept apart they split the core again (docs/packaging.md).
  */
 const STANDALONE_ENTRIES = [
   "src/index.ts",
