@@ -14,7 +14,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { isBuiltin } from "node:module";
-import { dirname, join, posix } from "node:path";
+import { join, posix } from "node:path";
 import { parseArgs } from "node:util";
 import { LAZY_CHUNKS_FILE, type LazyChunks, listedCalls } from "../src/launch/lazy-chunks.ts";
 
@@ -92,7 +92,7 @@ export async function buildBundle(outdir: string, minify = "syntax", root = ROOT
     throw: false,
   } satisfies Bun.BuildConfig;
   const tied = tiedToCore(
-    await lazyRoots({ ...options, plugins: [nativeSourcesByPackagePath] }),
+    await lazyRoots({ ...options, plugins: [nativeSourcesByPackagePath] }, root),
     entries,
     root,
   );
@@ -132,21 +132,22 @@ const STANDALONE_ENTRIES = [
   "cli/webfw.ts",
 ];
 
-/** The targets of the sources' own `import()` and lazy `require()` calls: a build that writes nothing. */
-async function lazyRoots(options: Bun.BuildConfig): Promise<Set<string>> {
-  const roots = new Set<string>();
-  const recordLazy: Bun.BunPlugin = {
-    name: "webfw-lazy-roots",
-    setup(build) {
-      build.onResolve({ filter: /^\./ }, (args) => {
-        if (args.kind === "dynamic-import" || args.kind === "require-call")
-          roots.add(Bun.resolveSync(args.path, dirname(args.importer)));
-        return undefined;
-      });
-    },
-  };
-  const result = await Bun.build({ ...options, plugins: [...(options.plugins ?? []), recordLazy] });
+/**
+ * The targets of the sources' own `import()` and lazy `require()` calls, as Bun resolved them: the
+ * metafile of a build that writes nothing (the same inputs `lazyChunks` reads below).
+ */
+async function lazyRoots(options: Bun.BuildConfig, root: string): Promise<Set<string>> {
+  const result = await Bun.build({ ...options, metafile: true });
   if (!result.success) throw new AggregateError(result.logs, "bun build failed");
+  if (!result.metafile) throw new Error("bun build returned no metafile");
+  const roots = new Set<string>();
+  for (const input of Object.values(result.metafile.inputs))
+    for (const record of input.imports)
+      if (
+        (record.kind === "dynamic-import" || record.kind === "require-call") &&
+        record.entryPoint !== undefined
+      )
+        roots.add(join(root, record.entryPoint));
   return roots;
 }
 

@@ -7,25 +7,11 @@
  * webfw are imported dynamically, in that scenario only.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
+import { staticallyLoaded } from "../helpers/static-imports.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const SRC = `${join(ROOT, "src")}/`;
-const transpiler = new Bun.Transpiler({ loader: "ts" });
-
-/** Every file `file` loads at start through static imports, relative ones followed. */
-function staticallyLoaded(file: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  const imports = transpiler.scanImports(readFileSync(file, "utf8"));
-  for (const { path, kind } of imports) {
-    if (kind !== "import-statement" || !path.startsWith(".")) continue;
-    const target = resolve(dirname(file), path);
-    if (existsSync(target)) staticallyLoaded(target, seen);
-  }
-  return seen;
-}
 
 describe("the bench's yardsticks load nothing of webfw at start", () => {
   for (const server of ["raw", "elysia", "hono"]) {

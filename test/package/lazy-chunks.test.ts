@@ -17,6 +17,7 @@ import {
   readLazyChunks,
   requireListedCalls,
 } from "../../src/launch/lazy-chunks.ts";
+import { staticallyLoaded } from "../helpers/static-imports.ts";
 
 const out = mkdtempSync(join(tmpdir(), "webfw-lazy-chunks-"));
 let list: LazyChunks;
@@ -71,13 +72,8 @@ describe(`dist/${LAZY_CHUNKS_FILE}`, () => {
 });
 
 /** The outputs `file` loads through static imports, itself included (relative to `out`). */
-function staticGraph(file: string, seen = new Set<string>()): string[] {
-  if (seen.has(file)) return [...seen];
-  seen.add(file);
-  const code = readFileSync(join(out, file), "utf8");
-  for (const match of code.matchAll(/(?:\bfrom|\bimport)\s*"(\.[^"]+)"/g))
-    staticGraph(posix.normalize(posix.join(posix.dirname(file), match[1] as string)), seen);
-  return [...seen];
+function staticGraph(file: string): string[] {
+  return [...staticallyLoaded(join(out, file))].map((path) => relative(out, path).split(sep).join("/"));
 }
 
 describe('what `import "webfw"` loads (docs/packaging.md, "One chunk at start")', () => {
